@@ -1,0 +1,51 @@
+# Sourced by build-aux/run and build-aux/test: installs the Debian 12 packages that are missing.
+
+nearby_build_packages="
+  meson ninja-build pkg-config gcc gettext
+  libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev
+  libsqlite3-dev libxml2-dev libjson-glib-dev
+  desktop-file-utils appstream glib-networking
+"
+nearby_test_packages="
+  dbus python3 python3-dbus python3-dbusmock python3-gi gir1.2-glib-2.0
+  xvfb xauth at-spi2-core python3-pyatspi
+  clang libclang-rt-14-dev
+"
+
+nearby_missing_packages () {
+  missing=""
+  for package in "$@"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+    [ "$status" = "installed" ] || missing="$missing $package"
+  done
+  echo "$missing"
+}
+
+nearby_install_packages () {
+  # shellcheck disable=SC2086 # word splitting of the package lists is wanted
+  missing=$(nearby_missing_packages $*)
+  [ -z "$missing" ] && return 0
+
+  echo "Installing:$missing"
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo_cmd=""
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo_cmd="sudo"
+  else
+    echo "These Debian packages are missing and I cannot install them without root or sudo:$missing" >&2
+    exit 1
+  fi
+  $sudo_cmd apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $missing
+}
+
+nearby_configure () {
+  build_dir=$1
+  shift
+  if [ -f "$build_dir/build.ninja" ]; then
+    meson configure "$build_dir" "$@" >/dev/null
+  else
+    meson setup "$build_dir" "$@"
+  fi
+}

@@ -1,0 +1,30 @@
+/* nearby-cli.h: the developer command line (no GTK, no display needed)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes shared by every subcommand. */
+#define NEARBY_EXIT_OK          0
+#define NEARBY_EXIT_FAILED      1  /* ran, but some input did not decode / resolve */
+#define NEARBY_EXIT_USAGE       2
+#define NEARBY_EXIT_UNAVAILABLE 3  /* Bluetooth (or another service) is unavailable */
+
+gboolean nearby_cli_is_subcommand (const char *name);
+int      nearby_cli_run           (int          argc,
+                                   char       **argv);
+
+/* Helpers for subcommands */
+int      nearby_cli_usage_error   (GOptionContext *context,
+                                   const char     *message);
+
+/* Subcommands: argv[0] is the subcommand name. */
+int      nearby_cli_decode        (int argc, char **argv);
+int      nearby_cli_encode        (int argc, char **argv);
+
+G_END_DECLS

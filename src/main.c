@@ -1,0 +1,32 @@
+/* main.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "nearby-application.h"
+#include "nearby-cli.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(NearbyApplication) app = NULL;
+
+  /* A subcommand is the developer tool: it never touches the display. */
+  if (argc >= 2 && nearby_cli_is_subcommand (argv[1]))
+    return nearby_cli_run (argc, argv);
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = nearby_application_new ();
+
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}
