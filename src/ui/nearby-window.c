@@ -15,26 +15,256 @@ struct _NearbyWindow
 {
   AdwApplicationWindow  parent_instance;
 
+  NearbySource         *source;
+  GListModel           *objects;
+  GSettings            *settings;
+
+  /* Template widgets */
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
+  AdwStatusPage        *error_page;
+  GtkListView          *list_view;
+  GtkWidget            *scan_indicator;
+  GtkLabel             *scan_label;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyWindow, nearby_window, ADW_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_SOURCE,
+  PROP_OBJECTS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+const char *
+nearby_window_page_for (NearbySourceState state,
+                        guint             n_objects,
+                        gboolean          privacy_choice_made)
+{
+  if (!privacy_choice_made)
+    return "first-run";
+
+  switch (state)
+    {
+    case NEARBY_SOURCE_STATE_NO_SERVICE:
+      return "no-service";
+    case NEARBY_SOURCE_STATE_NO_ADAPTER:
+      return "no-adapter";
+    case NEARBY_SOURCE_STATE_OFF:
+      return "off";
+    case NEARBY_SOURCE_STATE_BLOCKED:
+      return "blocked";
+    case NEARBY_SOURCE_STATE_ERROR:
+      return "error";
+    case NEARBY_SOURCE_STATE_FINISHED:
+      return n_objects > 0 ? "list" : "finished";
+    case NEARBY_SOURCE_STATE_STARTING:
+    case NEARBY_SOURCE_STATE_SCANNING:
+    default:
+      return n_objects > 0 ? "list" : "searching";
+    }
+}
+
+static void
+nearby_window_update_page (NearbyWindow *self)
+{
+  NearbySourceState state = NEARBY_SOURCE_STATE_STARTING;
+  guint n_objects = 0;
+  gboolean chosen = g_settings_get_boolean (self->settings, "privacy-choice-made");
+  const char *page;
+
+  if (self->source != NULL)
+    state = nearby_source_get_state (self->source);
+  if (self->objects != NULL)
+    n_objects = g_list_model_get_n_items (self->objects);
+
+  page = nearby_window_page_for (state, n_objects, chosen);
+
+  if (g_str_equal (page, "error"))
+    {
+      g_autofree char *message = nearby_source_dup_state_message (self->source);
+
+      adw_status_page_set_description (self->error_page, message);
+    }
+
+  gtk_widget_set_visible (self->scan_indicator,
+                          chosen && state == NEARBY_SOURCE_STATE_SCANNING);
+  gtk_stack_set_visible_child_name (self->stack, page);
+}
+
+static void
+on_source_state_changed (NearbyWindow *self)
+{
+  nearby_window_update_page (self);
+}
+
+static void
+on_objects_changed (NearbyWindow *self,
+                    guint         position,
+                    guint         removed,
+                    guint         added)
+{
+  /* Only the empty/non-empty transition can change the page. */
+  if (removed != added)
+    nearby_window_update_page (self);
+}
+
+void
+nearby_window_set_source (NearbyWindow *self,
+                          NearbySource *source)
+{
+  g_return_if_fail (NEARBY_IS_WINDOW (self));
+  g_return_if_fail (source == NULL || NEARBY_IS_SOURCE (source));
+
+  if (self->source == source)
+    return;
+
+  if (self->source != NULL)
+    g_signal_handlers_disconnect_by_func (self->source, on_source_state_changed, self);
+  g_set_object (&self->source, source);
+  if (self->source != NULL)
+    g_signal_connect_object (self->source, "notify::state",
+                             G_CALLBACK (on_source_state_changed), self, G_CONNECT_SWAPPED);
+
+  nearby_window_update_page (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE]);
+}
+
+static void
+nearby_window_set_objects (NearbyWindow *self,
+                           GListModel   *objects)
+{
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  g_assert (self->objects == NULL);
+
+  if (objects == NULL)
+    return;
+
+  self->objects = g_object_ref (objects);
+  g_signal_connect_object (objects, "items-changed",
+                           G_CALLBACK (on_objects_changed), self, G_CONNECT_SWAPPED);
+  selection = gtk_no_selection_new (g_object_ref (objects));
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+}
+
+void
+nearby_window_show_toast (NearbyWindow *self,
+                          const char   *message)
+{
+  g_return_if_fail (NEARBY_IS_WINDOW (self));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}
+
+static void
+on_list_view_activate (NearbyWindow *self,
+                       guint         position)
+{
+  g_autoptr(GObject) object = g_list_model_get_item (self->objects, position);
+  g_autofree char *key = NULL;
+
+  if (object == NULL)
+    return;
+
+  g_object_get (object, "key", &key, NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self), "app.open-object", "s", key);
+}
+
+static void
+choose_lookup_policy_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+
+  g_settings_set_string (self->settings, "lookup-policy", g_variant_get_string (parameter, NULL));
+  g_settings_set_boolean (self->settings, "privacy-choice-made", TRUE);
+}
+
 NearbyWindow *
-nearby_window_new (NearbyApplication *application)
+nearby_window_new (NearbyApplication *application,
+                   NearbySource      *source,
+                   GListModel        *objects)
 {
   return g_object_new (NEARBY_TYPE_WINDOW,
                        "application", application,
+                       "source", source,
+                       "objects", objects,
                        NULL);
+}
+
+static void
+nearby_window_constructed (GObject *object)
+{
+  NearbyWindow *self = NEARBY_WINDOW (object);
+
+  G_OBJECT_CLASS (nearby_window_parent_class)->constructed (object);
+
+  nearby_window_update_page (self);
 }
 
 static void
 nearby_window_dispose (GObject *object)
 {
+  NearbyWindow *self = NEARBY_WINDOW (object);
+
   gtk_widget_dispose_template (GTK_WIDGET (object), NEARBY_TYPE_WINDOW);
 
+  g_clear_object (&self->source);
+  g_clear_object (&self->objects);
+  g_clear_object (&self->settings);
+
   G_OBJECT_CLASS (nearby_window_parent_class)->dispose (object);
+}
+
+static void
+nearby_window_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  NearbyWindow *self = NEARBY_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SOURCE:
+      g_value_set_object (value, self->source);
+      break;
+
+    case PROP_OBJECTS:
+      g_value_set_object (value, self->objects);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_window_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  NearbyWindow *self = NEARBY_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SOURCE:
+      nearby_window_set_source (self, g_value_get_object (value));
+      break;
+
+    case PROP_OBJECTS:
+      nearby_window_set_objects (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -43,16 +273,44 @@ nearby_window_class_init (NearbyWindowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = nearby_window_constructed;
   object_class->dispose = nearby_window_dispose;
+  object_class->get_property = nearby_window_get_property;
+  object_class->set_property = nearby_window_set_property;
+
+  properties[PROP_SOURCE] =
+    g_param_spec_object ("source", NULL, NULL,
+                         NEARBY_TYPE_SOURCE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_OBJECTS] =
+    g_param_spec_object ("objects", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nearbyweb/Nearby/nearby-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_view_activate);
+
+  gtk_widget_class_install_action (widget_class, "win.choose-lookup-policy", "s",
+                                   choose_lookup_policy_action);
 }
 
 static void
 nearby_window_init (NearbyWindow *self)
 {
+  self->settings = g_settings_new (APP_ID);
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect_object (self->settings, "changed::privacy-choice-made",
+                           G_CALLBACK (nearby_window_update_page), self, G_CONNECT_SWAPPED);
 }

@@ -8,12 +8,24 @@
 #include <adwaita.h>
 
 #include "nearby-application.h"
+#include "nearby-source.h"
 
 G_BEGIN_DECLS
 
 #define NEARBY_TYPE_WINDOW (nearby_window_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyWindow, nearby_window, NEARBY, WINDOW, AdwApplicationWindow)
 
-NearbyWindow *nearby_window_new (NearbyApplication *application);
+NearbyWindow *nearby_window_new         (NearbyApplication *application,
+                                         NearbySource      *source,
+                                         GListModel        *objects);
+void          nearby_window_set_source  (NearbyWindow      *self,
+                                         NearbySource      *source);
+void          nearby_window_show_toast  (NearbyWindow      *self,
+                                         const char        *message);
+
+/* Which stack page to show; pure, so that it can be tested without a display. */
+const char   *nearby_window_page_for    (NearbySourceState  state,
+                                         guint              n_objects,
+                                         gboolean           privacy_choice_made);
 
 G_END_DECLS

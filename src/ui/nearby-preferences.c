@@ -1,0 +1,196 @@
+/* nearby-preferences.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-preferences"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "nearby-preferences.h"
+
+struct _NearbyPreferences
+{
+  AdwPreferencesWindow  parent_instance;
+
+  GSettings            *settings;
+  GListModel           *blocked_sites;
+
+  AdwComboRow          *lookup_policy_row;
+  GtkSwitch            *show_hidden_switch;
+  GtkAdjustment        *stale_adjustment;
+  GtkAdjustment        *expiry_adjustment;
+  GtkAdjustment        *path_loss_adjustment;
+  GtkSwitch            *developer_switch;
+  GtkListBox           *blocked_list;
+};
+
+G_DEFINE_FINAL_TYPE (NearbyPreferences, nearby_preferences, ADW_TYPE_PREFERENCES_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_BLOCKED_SITES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* The combo row lists the policies in the order of the schema's enum values. */
+static gboolean
+policy_to_position (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
+{
+  const char *nick = g_variant_get_string (variant, NULL);
+  guint position = 1;
+
+  if (g_str_equal (nick, "automatic"))
+    position = 0;
+  else if (g_str_equal (nick, "never"))
+    position = 2;
+  g_value_set_uint (value, position);
+
+  return TRUE;
+}
+
+static GVariant *
+position_to_policy (const GValue       *value,
+                    const GVariantType *expected_type,
+                    gpointer            user_data)
+{
+  static const char *nicks[] = { "automatic", "ask", "never" };
+  guint position = g_value_get_uint (value);
+
+  if (position >= G_N_ELEMENTS (nicks))
+    return NULL;
+
+  return g_variant_new_string (nicks[position]);
+}
+
+static GtkWidget *
+create_blocked_row (gpointer item,
+                    gpointer user_data)
+{
+  const char *host = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *button = gtk_button_new_from_icon_name ("edit-delete-symbolic");
+  g_autofree char *label = g_strdup_printf (_("Show objects from %s again"), host);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), host);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, _("Show Again"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "app.unblock-site");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", host);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+
+  return row;
+}
+
+NearbyPreferences *
+nearby_preferences_new (GtkWindow  *parent,
+                        GListModel *blocked_sites)
+{
+  return g_object_new (NEARBY_TYPE_PREFERENCES,
+                       "transient-for", parent,
+                       "modal", TRUE,
+                       "blocked-sites", blocked_sites,
+                       NULL);
+}
+
+static void
+nearby_preferences_constructed (GObject *object)
+{
+  NearbyPreferences *self = NEARBY_PREFERENCES (object);
+
+  G_OBJECT_CLASS (nearby_preferences_parent_class)->constructed (object);
+
+  if (self->blocked_sites != NULL)
+    gtk_list_box_bind_model (self->blocked_list, self->blocked_sites,
+                             create_blocked_row, NULL, NULL);
+}
+
+static void
+nearby_preferences_dispose (GObject *object)
+{
+  NearbyPreferences *self = NEARBY_PREFERENCES (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (object), NEARBY_TYPE_PREFERENCES);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->blocked_sites);
+
+  G_OBJECT_CLASS (nearby_preferences_parent_class)->dispose (object);
+}
+
+static void
+nearby_preferences_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  NearbyPreferences *self = NEARBY_PREFERENCES (object);
+
+  switch (prop_id)
+    {
+    case PROP_BLOCKED_SITES:
+      self->blocked_sites = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_preferences_class_init (NearbyPreferencesClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = nearby_preferences_constructed;
+  object_class->dispose = nearby_preferences_dispose;
+  object_class->set_property = nearby_preferences_set_property;
+
+  properties[PROP_BLOCKED_SITES] =
+    g_param_spec_object ("blocked-sites", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         (G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/nearbyweb/Nearby/nearby-preferences.ui");
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, lookup_policy_row);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, show_hidden_switch);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, stale_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, expiry_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, path_loss_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, developer_switch);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, blocked_list);
+}
+
+static void
+nearby_preferences_init (NearbyPreferences *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APP_ID);
+  g_settings_bind_with_mapping (self->settings, "lookup-policy",
+                                self->lookup_policy_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT,
+                                policy_to_position, position_to_policy, NULL, NULL);
+  g_settings_bind (self->settings, "show-hidden",
+                   self->show_hidden_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "stale-seconds",
+                   self->stale_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "expiry-seconds",
+                   self->expiry_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "path-loss-exponent",
+                   self->path_loss_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "developer-mode",
+                   self->developer_switch, "active", G_SETTINGS_BIND_DEFAULT);
+}
