@@ -68,6 +68,18 @@ nearby_window_page_for (NearbySourceState state,
     }
 }
 
+static const char *
+nearby_window_page_title (NearbyWindow *self,
+                          const char   *page)
+{
+  GtkWidget *child = gtk_stack_get_child_by_name (self->stack, page);
+
+  if (ADW_IS_STATUS_PAGE (child))
+    return adw_status_page_get_title (ADW_STATUS_PAGE (child));
+
+  return _("Nearby objects");
+}
+
 static void
 nearby_window_update_page (NearbyWindow *self)
 {
@@ -93,6 +105,12 @@ nearby_window_update_page (NearbyWindow *self)
   gtk_widget_set_visible (self->scan_indicator,
                           chosen && state == NEARBY_SOURCE_STATE_SCANNING);
   gtk_stack_set_visible_child_name (self->stack, page);
+
+  /* Screen readers (and the UI tests) learn what the content area shows from its name. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->stack),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  nearby_window_page_title (self, page),
+                                  -1);
 }
 
 static void

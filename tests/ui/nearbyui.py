@@ -1,0 +1,235 @@
+"""Drives the real Nearby window through AT-SPI, as assistive technology would.
+
+Each test script runs inside its own `dbus-run-session` (so AT-SPI has a private bus) under the
+Xvfb display that build-aux/test provides. Nothing here touches the user's files: HOME, the XDG
+directories and GSettings (a keyfile backend the test can pre-seed) live in a temporary folder.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import gi
+gi.require_version('Atspi', '2.0')
+from gi.repository import Atspi  # noqa: E402
+import pyatspi  # noqa: E402
+
+TIMEOUT = 20.0
+
+
+def wait_for(predicate, timeout=TIMEOUT, what='condition'):
+    """Polls predicate until it returns a true value; fails the test after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception as error:  # the tree changes under us while the app updates
+            last_error = error
+        time.sleep(0.1)
+    raise AssertionError(f'timed out waiting for {what}' + (f' ({last_error})' if last_error else ''))
+
+
+def walk(node, depth=0, max_depth=40):
+    if node is None or depth > max_depth:
+        return
+    yield node
+    try:
+        count = node.childCount
+    except Exception:
+        return
+    for i in range(count):
+        try:
+            child = node.getChildAtIndex(i)
+        except Exception:
+            continue
+        yield from walk(child, depth + 1, max_depth)
+
+
+def is_showing(node):
+    """GTK 4.8 sets no SHOWING state below the window; unmapped widgets have empty extents."""
+    try:
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        return extents.width > 0 and extents.height > 0
+    except Exception:
+        return False
+
+
+def name_matches(node_name, wanted):
+    """GTK 4.8 names a button with a mnemonic "_Label Label": accept that form too."""
+    if node_name is None:
+        return False
+    if node_name == wanted:
+        return True
+    plain = node_name.replace('_', '')
+    return plain == wanted or plain == f'{wanted} {wanted}'
+
+
+class NearbyTestCase(unittest.TestCase):
+    app_args = []
+    settings = {}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.binary = os.environ.get('NEARBY_BINARY')
+        if not cls.binary or not os.path.exists(cls.binary):
+            raise unittest.SkipTest('NEARBY_BINARY is not built')
+        if not os.environ.get('DISPLAY'):
+            raise AssertionError('UI tests need an X display (build-aux/test runs them under Xvfb)')
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='nearby-ui-')
+        self.screenshot_dir = os.environ.get('NEARBY_SCREENSHOT_DIR',
+                                             os.path.join(self.tmp, 'screenshots'))
+        os.makedirs(self.screenshot_dir, exist_ok=True)
+        self.env = dict(os.environ)
+        for name in ('config', 'data', 'cache', 'state'):
+            os.makedirs(os.path.join(self.tmp, name), exist_ok=True)
+        self.env.update({
+            'HOME': self.tmp,
+            'XDG_CONFIG_HOME': os.path.join(self.tmp, 'config'),
+            'XDG_DATA_HOME': os.path.join(self.tmp, 'data'),
+            'XDG_CACHE_HOME': os.path.join(self.tmp, 'cache'),
+            'XDG_STATE_HOME': os.path.join(self.tmp, 'state'),
+            'GSETTINGS_BACKEND': 'keyfile',
+            'GSK_RENDERER': 'cairo',
+            'GDK_BACKEND': 'x11',
+            'LC_ALL': 'C.UTF-8',
+            'LANGUAGE': '',
+        })
+        self.env.pop('NO_AT_BRIDGE', None)
+        self.env.pop('GTK_A11Y', None)
+        self.write_settings(self.settings)
+        self.process = None
+
+    def tearDown(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write_settings(self, values):
+        """Pre-seeds GSettings through the keyfile backend, as if the user had chosen them."""
+        folder = os.path.join(self.tmp, 'config', 'glib-2.0', 'settings')
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, 'keyfile'), 'w') as keyfile:
+            keyfile.write('[io/github/nearbyweb/Nearby]\n')
+            for key, value in values.items():
+                keyfile.write(f'{key}={value}\n')
+
+    def start_app(self, *args):
+        self.process = subprocess.Popen([self.binary, *self.app_args, *args], env=self.env,
+                                        stdout=sys.stdout, stderr=sys.stderr)
+        self.app = wait_for(self.find_app, what='the app on the accessibility bus')
+        self.window = wait_for(lambda: self.find(self.app, role=pyatspi.ROLE_FRAME),
+                               what='the main window')
+        return self.app
+
+    def find_app(self):
+        desktop = pyatspi.Registry.getDesktop(0)
+        for i in range(desktop.childCount):
+            app = desktop.getChildAtIndex(i)
+            if app is not None and app.name == 'nearby':
+                if self.process.poll() is not None:
+                    raise AssertionError(f'nearby exited with {self.process.returncode}')
+                return app
+        if self.process.poll() is not None:
+            raise AssertionError(f'nearby exited with {self.process.returncode}')
+        return None
+
+    def find(self, root, name=None, role=None, showing=True, contains=None):
+        for node in walk(root):
+            try:
+                if role is not None and node.getRole() != role:
+                    continue
+                if name is not None and not name_matches(node.name, name):
+                    continue
+                if contains is not None and contains not in (node.name or ''):
+                    continue
+            except Exception:
+                continue
+            if showing and not is_showing(node):
+                continue
+            return node
+        return None
+
+    def find_all(self, root, role=None, showing=True):
+        found = []
+        for node in walk(root):
+            try:
+                if role is not None and node.getRole() != role:
+                    continue
+            except Exception:
+                continue
+            if showing and not is_showing(node):
+                continue
+            found.append(node)
+        return found
+
+    def wait_find(self, root=None, what=None, **kwargs):
+        root = root or self.app
+        return wait_for(lambda: self.find(root, **kwargs), what=what or repr(kwargs))
+
+    def current_page(self):
+        """The title of what the content area shows (the window names it for screen readers)."""
+        for node in walk(self.window):
+            try:
+                if node.description == 'What Nearby shows':
+                    return node.name
+            except Exception:
+                continue
+        return None
+
+    def wait_page(self, title):
+        wait_for(lambda: self.current_page() == title,
+                 what=f'the page “{title}” (showing “{self.current_page()}”)')
+
+    def texts(self, root=None, role=pyatspi.ROLE_LABEL):
+        return [node.name for node in self.find_all(root or self.app, role=role) if node.name]
+
+    def click(self, node):
+        """Activates a widget by its default action, as a screen reader user would."""
+        action = node.queryAction()
+        if action.nActions == 0:
+            # A GtkMenuButton's accessible wraps the button that carries the action.
+            for child in walk(node):
+                if child is not node and child.queryAction().nActions > 0:
+                    return self.click(child)
+            raise AssertionError(f'{node.name} cannot be activated')
+        for i in range(action.nActions):
+            if action.getName(i) in ('click', 'activate', 'press'):
+                action.doAction(i)
+                return
+        action.doAction(0)
+
+    def press_keys(self, *keysyms):
+        for keysym in keysyms:
+            pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
+            time.sleep(0.05)
+
+    def focus_and_press(self, node, *keysyms):
+        """Keyboard use: focus the widget, then press keys (Return activates a list row)."""
+        node.queryComponent().grabFocus()
+        wait_for(lambda: node.getState().contains(pyatspi.STATE_FOCUSED), what='focus')
+        self.press_keys(*keysyms)
+
+    def screenshot(self, name):
+        """Saves what the user would see, for people to look at (not compared)."""
+        path = os.path.join(self.screenshot_dir, f'{name}.png')
+        result = subprocess.run(['import', '-window', 'root', path],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return path if result.returncode == 0 else None
+
+
+def main():
+    unittest.main(verbosity=2)
