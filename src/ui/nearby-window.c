@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-object-row.h"
 #include "nearby-window.h"
 
 struct _NearbyWindow
@@ -325,6 +326,8 @@ nearby_window_class_init (NearbyWindowClass *klass)
 static void
 nearby_window_init (NearbyWindow *self)
 {
+  g_type_ensure (NEARBY_TYPE_OBJECT_ROW);
+
   self->settings = g_settings_new (APP_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));

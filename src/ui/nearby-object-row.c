@@ -1,0 +1,368 @@
+/* nearby-object-row.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-object-row"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "nearby-object-row.h"
+
+#define N_PLACEHOLDER_COLOURS 6
+
+struct _NearbyObjectRow
+{
+  GtkWidget     parent_instance;
+
+  NearbyObject *object;
+  GBytes       *shown_icon;
+  guint         placeholder_colour;
+
+  GtkWidget    *box;
+  GtkStack     *icon_stack;
+  GtkLabel     *placeholder_label;
+  GtkImage     *icon_image;
+  GtkLabel     *title_label;
+  GtkLabel     *description_label;
+  GtkLabel     *host_label;
+  GtkLabel     *badge_label;
+  GtkLabel     *distance_label;
+  GtkMenuButton *menu_button;
+};
+
+G_DEFINE_FINAL_TYPE (NearbyObjectRow, nearby_object_row, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_OBJECT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+const char *
+nearby_object_row_bucket_label (NearbyBucket bucket)
+{
+  switch (bucket)
+    {
+    case NEARBY_BUCKET_IMMEDIATE:
+      return _("Right here");
+    case NEARBY_BUCKET_NEAR:
+      return _("Nearby");
+    case NEARBY_BUCKET_FAR:
+      return _("Farther away");
+    case NEARBY_BUCKET_UNKNOWN:
+    default:
+      return _("Distance unknown");
+    }
+}
+
+static char *
+host_of (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (url == NULL)
+    return NULL;
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || g_uri_get_host (uri) == NULL)
+    return NULL;
+
+  return g_strdup (g_uri_get_host (uri));
+}
+
+static void
+nearby_object_row_update_placeholder (NearbyObjectRow *self,
+                                      const char      *host,
+                                      const char      *title)
+{
+  const char *source = host != NULL ? host : title;
+  g_autofree char *initial = NULL;
+  g_autofree char *colour_class = NULL;
+
+  if (source != NULL && g_str_has_prefix (source, "www."))
+    source = source + 4;
+  if (source == NULL || *source == '\0')
+    initial = g_strdup ("?");
+  else
+    initial = g_utf8_strup (source, g_utf8_next_char (source) - source);
+  gtk_label_set_label (self->placeholder_label, initial);
+
+  /* The same site always gets the same colour, so it can be recognised before its icon loads. */
+  colour_class = g_strdup_printf ("nearby-placeholder-%u", self->placeholder_colour);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->placeholder_label), colour_class);
+  self->placeholder_colour = (source != NULL ? g_str_hash (source) : 0) % N_PLACEHOLDER_COLOURS;
+  g_free (colour_class);
+  colour_class = g_strdup_printf ("nearby-placeholder-%u", self->placeholder_colour);
+  gtk_widget_add_css_class (GTK_WIDGET (self->placeholder_label), colour_class);
+}
+
+static void
+nearby_object_row_update_icon (NearbyObjectRow *self)
+{
+  GBytes *icon = nearby_object_get_icon_data (self->object);
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (icon == self->shown_icon)
+    return;
+  g_clear_pointer (&self->shown_icon, g_bytes_unref);
+
+  /* The resolver re-encodes every icon it accepts as a small PNG: these are our own bytes. */
+  if (icon != NULL)
+    texture = gdk_texture_new_from_bytes (icon, NULL);
+  if (texture != NULL)
+    {
+      self->shown_icon = g_bytes_ref (icon);
+      gtk_image_set_from_paintable (self->icon_image, GDK_PAINTABLE (texture));
+      gtk_stack_set_visible_child_name (self->icon_stack, "icon");
+    }
+  else
+    {
+      gtk_stack_set_visible_child_name (self->icon_stack, "placeholder");
+    }
+}
+
+static void
+nearby_object_row_update_menu (NearbyObjectRow *self,
+                               const char      *host)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) open_section = g_menu_new ();
+  g_autoptr(GMenu) object_section = g_menu_new ();
+  g_autoptr(GMenuItem) item = NULL;
+  const char *key = nearby_object_get_key (self->object);
+
+  if (nearby_object_get_browsable (self->object))
+    {
+      item = g_menu_item_new (_("_Open"), NULL);
+      g_menu_item_set_action_and_target (item, "app.open-object", "s", key);
+      g_menu_append_item (open_section, item);
+      g_clear_object (&item);
+
+      item = g_menu_item_new (_("_Copy Link"), NULL);
+      g_menu_item_set_action_and_target (item, "app.copy-link", "s", key);
+      g_menu_append_item (open_section, item);
+      g_clear_object (&item);
+
+      item = g_menu_item_new (nearby_object_get_favourite (self->object)
+                              ? _("Remove From _Favourites") : _("Add to _Favourites"), NULL);
+      g_menu_item_set_action_and_target (item, "app.toggle-favourite", "s", key);
+      g_menu_append_item (object_section, item);
+      g_clear_object (&item);
+    }
+
+  if (host != NULL)
+    {
+      item = g_menu_item_new (_("_Hide This Site"), NULL);
+      g_menu_item_set_action_and_target (item, "app.block-site", "s", host);
+      g_menu_append_item (object_section, item);
+      g_clear_object (&item);
+    }
+
+  item = g_menu_item_new (_("_Details"), NULL);
+  g_menu_item_set_action_and_target (item, "app.show-details", "s", key);
+  g_menu_append_item (object_section, item);
+  g_clear_object (&item);
+
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (open_section));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (object_section));
+  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
+}
+
+static void
+nearby_object_row_update (NearbyObjectRow *self)
+{
+  const char *url;
+  const char *title;
+  const char *description;
+  const char *badge = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *distance_tooltip = NULL;
+  g_autofree char *accessible = NULL;
+  double distance;
+
+  if (self->object == NULL)
+    return;
+
+  url = nearby_object_get_url (self->object);
+  title = nearby_object_get_title (self->object);
+  description = nearby_object_get_description (self->object);
+  host = host_of (url);
+
+  if (title == NULL || *title == '\0')
+    title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (self->object));
+  gtk_label_set_label (self->title_label, title);
+
+  gtk_label_set_label (self->description_label, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->description_label),
+                          description != NULL && *description != '\0');
+
+  gtk_label_set_label (self->host_label, host != NULL ? host : url);
+  gtk_widget_set_visible (GTK_WIDGET (self->host_label), host != NULL || url != NULL);
+
+  if (url != NULL && g_str_has_prefix (url, "http://"))
+    badge = _("Not secure");
+  else if (nearby_object_get_browsable (self->object) && nearby_object_get_title (self->object) == NULL)
+    badge = _("Unverified");
+  else if (!nearby_object_get_browsable (self->object))
+    badge = _("No web page");
+  gtk_label_set_label (self->badge_label, badge);
+  gtk_widget_set_visible (GTK_WIDGET (self->badge_label), badge != NULL);
+
+  gtk_label_set_label (self->distance_label,
+                       nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)));
+  distance = nearby_object_get_distance (self->object);
+  if (distance >= 0)
+    distance_tooltip = g_strdup_printf (_("About %.1f m away"), distance);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->distance_label), distance_tooltip);
+
+  if (nearby_object_get_stale (self->object))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "nearby-stale");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "nearby-stale");
+
+  nearby_object_row_update_placeholder (self, host, title);
+  nearby_object_row_update_icon (self);
+  nearby_object_row_update_menu (self, host);
+
+  /* "Bus stop, Right here, example.com": what a screen reader says for the row. */
+  accessible = g_strdup_printf ("%s, %s, %s", title,
+                                nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)),
+                                host != NULL ? host : (url != NULL ? url : ""));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+  g_free (accessible);
+  accessible = g_strdup_printf (_("More about %s"), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+}
+
+NearbyObject *
+nearby_object_row_get_object (NearbyObjectRow *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_ROW (self), NULL);
+
+  return self->object;
+}
+
+void
+nearby_object_row_set_object (NearbyObjectRow *self,
+                              NearbyObject    *object)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_ROW (self));
+  g_return_if_fail (object == NULL || NEARBY_IS_OBJECT (object));
+
+  if (self->object == object)
+    return;
+
+  if (self->object != NULL)
+    g_signal_handlers_disconnect_by_func (self->object, nearby_object_row_update, self);
+  g_set_object (&self->object, object);
+  g_clear_pointer (&self->shown_icon, g_bytes_unref);
+
+  /* One handler for every property: the list ticks at most a few times a second. */
+  if (self->object != NULL)
+    {
+      g_signal_connect_object (self->object, "notify",
+                               G_CALLBACK (nearby_object_row_update), self, G_CONNECT_SWAPPED);
+      nearby_object_row_update (self);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OBJECT]);
+}
+
+static void
+nearby_object_row_dispose (GObject *object)
+{
+  NearbyObjectRow *self = NEARBY_OBJECT_ROW (object);
+
+  nearby_object_row_set_object (self, NULL);
+  g_clear_pointer (&self->shown_icon, g_bytes_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), NEARBY_TYPE_OBJECT_ROW);
+
+  G_OBJECT_CLASS (nearby_object_row_parent_class)->dispose (object);
+}
+
+static void
+nearby_object_row_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  NearbyObjectRow *self = NEARBY_OBJECT_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_OBJECT:
+      g_value_set_object (value, self->object);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_object_row_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  NearbyObjectRow *self = NEARBY_OBJECT_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_OBJECT:
+      nearby_object_row_set_object (self, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_object_row_class_init (NearbyObjectRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = nearby_object_row_dispose;
+  object_class->get_property = nearby_object_row_get_property;
+  object_class->set_property = nearby_object_row_set_property;
+
+  properties[PROP_OBJECT] =
+    g_param_spec_object ("object", NULL, NULL,
+                         NEARBY_TYPE_OBJECT,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/nearbyweb/Nearby/nearby-object-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, box);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_stack);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, placeholder_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_image);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, description_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, host_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, badge_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, distance_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, menu_button);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "nearbyobjectrow");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+nearby_object_row_init (NearbyObjectRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

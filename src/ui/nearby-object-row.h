@@ -1,0 +1,24 @@
+/* nearby-object-row.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "nearby-object.h"
+
+G_BEGIN_DECLS
+
+#define NEARBY_TYPE_OBJECT_ROW (nearby_object_row_get_type ())
+G_DECLARE_FINAL_TYPE (NearbyObjectRow, nearby_object_row, NEARBY, OBJECT_ROW, GtkWidget)
+
+NearbyObject *nearby_object_row_get_object (NearbyObjectRow *self);
+void          nearby_object_row_set_object (NearbyObjectRow *self,
+                                            NearbyObject    *object);
+
+/* The words a row uses for a distance bucket ("Right here", "Nearby", "Farther away"). */
+const char   *nearby_object_row_bucket_label (NearbyBucket bucket);
+
+G_END_DECLS
