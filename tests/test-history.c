@@ -1116,6 +1116,46 @@ test_no_directory_possible (void)
   close_history (history);
 }
 
+static void
+test_in_use (void)
+{
+  g_auto(TempHistory) temp = { 0 };
+  g_auto(GStrv) aside = NULL;
+  NearbyHistory *history;
+  sqlite3 *blocker;
+
+  temp_history_init (&temp);
+  history = open_history (temp.path);
+  record_visit (history, "https://precious.example/", 0);
+  close_history (history);
+
+  /* Another program holds the database for itself: that is no damage, so nothing is moved. */
+  blocker = raw_open (temp.path);
+  raw_exec (blocker, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;"
+                     " INSERT INTO favourites VALUES ('https://locked.example/', 1);");
+
+  history = open_history (temp.path);
+  g_assert_false (nearby_history_get_persistent (history));
+  g_assert_nonnull (nearby_history_get_problem (history));
+  g_test_message ("problem: %s", nearby_history_get_problem (history));
+  g_assert_nonnull (strstr (nearby_history_get_problem (history), "in use"));
+  g_assert_null (nearby_history_get_set_aside_path (history));
+  record_visit (history, "https://meanwhile.example/", 0);
+  close_history (history);
+
+  aside = list_dir_prefixed (temp.dir, "history.db.corrupt-");
+  g_assert_cmpuint (g_strv_length (aside), ==, 0);
+
+  raw_exec (blocker, "ROLLBACK");
+  sqlite3_close (blocker);
+
+  history = open_history (temp.path);
+  g_assert_null (nearby_history_get_problem (history));
+  g_assert_true (nearby_history_get_persistent (history));
+  g_assert_true (nearby_history_get_visit_stats (history, "https://precious.example/", NULL, NULL));
+  close_history (history);
+}
+
 /* Read-only and unreadable files need an unprivileged process: root ignores permissions. */
 
 static void
@@ -1585,6 +1625,7 @@ main (int   argc,
   g_test_add_func ("/history/damaged/future-version", test_corrupt_future_version);
   g_test_add_func ("/history/damaged/foreign-schema", test_corrupt_foreign_schema);
   g_test_add_func ("/history/unwritable/no-folder", test_no_directory_possible);
+  g_test_add_func ("/history/unwritable/in-use", test_in_use);
   g_test_add_func ("/history/unwritable/read-only-file", test_readonly_file);
   g_test_add_func ("/history/unwritable/unreadable-file", test_unreadable_file);
   g_test_add_func ("/history/unwritable/read-only-folder", test_readonly_directory_with_history);

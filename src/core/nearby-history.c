@@ -162,7 +162,8 @@ static const char * const schema_probes[] = {
   "SELECT id, url, host, visit_count, first_visit_us, last_visit_us FROM visits LIMIT 0",
   "SELECT url, added_us FROM favourites LIMIT 0",
   "SELECT host, blocked_us FROM blocked_hosts LIMIT 0",
-  "SELECT url, page_json, icon, icon_type, fetched_us, expires_us, size_bytes FROM page_cache LIMIT 0",
+  "SELECT url, page_json, icon, icon_type, fetched_us, expires_us, size_bytes"
+  " FROM page_cache LIMIT 0",
 };
 
 /* Boxed types */
@@ -481,7 +482,8 @@ history_load_snapshot (sqlite3     *db,
   if (favourites == NULL)
     return FALSE;
   while ((rc = sqlite3_step (favourites)) == SQLITE_ROW)
-    g_hash_table_add (result->favourites, g_strdup ((const char *) sqlite3_column_text (favourites, 0)));
+    g_hash_table_add (result->favourites,
+                      g_strdup ((const char *) sqlite3_column_text (favourites, 0)));
   if (rc != SQLITE_DONE)
     return history_set_error (db, rc, error);
 
@@ -489,7 +491,8 @@ history_load_snapshot (sqlite3     *db,
   if (blocked == NULL)
     return FALSE;
   while ((rc = sqlite3_step (blocked)) == SQLITE_ROW)
-    g_hash_table_add (result->blocked_hosts, g_strdup ((const char *) sqlite3_column_text (blocked, 0)));
+    g_hash_table_add (result->blocked_hosts,
+                      g_strdup ((const char *) sqlite3_column_text (blocked, 0)));
   if (rc != SQLITE_DONE)
     return history_set_error (db, rc, error);
 
@@ -586,13 +589,13 @@ history_configure (sqlite3   *db,
 
   for (guint i = 0; i < G_N_ELEMENTS (schema_probes); i++)
     {
-      g_autoptr(sqlite3_stmt) probe = history_prepare (db, schema_probes[i], error);
+      g_autoptr(GError) probe_error = NULL;
+      g_autoptr(sqlite3_stmt) probe = history_prepare (db, schema_probes[i], &probe_error);
 
       if (probe == NULL)
         {
-          g_prefix_error (error, "Unexpected schema: ");
-          if (*error != NULL)
-            (*error)->code = G_IO_ERROR_INVALID_DATA;
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "History database has an unexpected schema: %s", probe_error->message);
           return FALSE;
         }
     }
@@ -821,9 +824,9 @@ in_memory:
       {
         g_autofree char *where = g_filename_display_name (worker->path);
 
-        result->problem = g_strdup_printf (_("Your history in “%s” is in use by another program, "
-                                             "so this session’s history will be forgotten when "
-                                             "Nearby quits."), where);
+        result->problem =
+          g_strdup_printf (_("Your history in “%s” is in use by another program, so this "
+                             "session’s history will be forgotten when Nearby quits."), where);
       }
 
     return result;
@@ -1034,7 +1037,8 @@ history_record_visit_run (HistoryWorker  *worker,
   int rc;
 
   stmt = history_prepare (worker->db,
-                          "INSERT INTO visits (url, host, visit_count, first_visit_us, last_visit_us)"
+                          "INSERT INTO visits"
+                          " (url, host, visit_count, first_visit_us, last_visit_us)"
                           " VALUES (?1, ?2, 1, ?3, ?3)"
                           " ON CONFLICT (url) DO UPDATE SET"
                           "  visit_count = visit_count + 1,"
@@ -1759,6 +1763,8 @@ history_cache_prune_run (HistoryWorker  *worker,
                          HistoryJob     *job,
                          GError        **error)
 {
+  int changes_before = sqlite3_total_changes (worker->db);
+
   if (!history_begin (worker->db, error))
     return NULL;
 
@@ -1766,7 +1772,7 @@ history_cache_prune_run (HistoryWorker  *worker,
       !history_commit (worker->db, error))
     return GINT_TO_POINTER (history_rollback (worker->db));
 
-  if (sqlite3_total_changes (worker->db) > 0)
+  if (sqlite3_total_changes (worker->db) != changes_before)
     job->changed = NEARBY_HISTORY_DATA_CACHE;
 
   return GINT_TO_POINTER (TRUE);

@@ -64,7 +64,9 @@ G_DECLARE_FINAL_TYPE (NearbyHistory, nearby_history, NEARBY, HISTORY, GObject)
 char          *nearby_history_dup_default_path      (void);
 
 /* path: a database file, NULL for the default path, or ":memory:". Nothing touches the disk
- * until nearby_history_open_async(); every other call made before it is queued behind it. */
+ * until nearby_history_open_async(). Calls made before that fail with
+ * G_IO_ERROR_NOT_INITIALIZED; calls made after it, even before it completes, wait for it:
+ * jobs run one at a time, in the order they were made. */
 NearbyHistory *nearby_history_new                   (const char           *path);
 const char    *nearby_history_get_path              (NearbyHistory        *self);
 
