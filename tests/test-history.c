@@ -1559,6 +1559,12 @@ test_kill_drill (void)
         sqlite3_stmt *stmt = NULL;
 
         g_assert_cmpstr (integrity, ==, "ok");
+        /* Killed before the first run created the schema: nothing was reported either. */
+        if (reported->len == 0)
+          {
+            sqlite3_close (db);
+            continue;
+          }
         g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM visits WHERE url = ?1",
                                              -1, &stmt, NULL), ==, SQLITE_OK);
         for (guint i = 0; i < reported->len; i++)

@@ -872,6 +872,11 @@ history_open_apply (NearbyHistory *self,
     }
 
   g_object_thaw_notify (G_OBJECT (self));
+
+  /* The caller only learns that it is open; the rest was taken over above. */
+  g_clear_pointer (&job->result, open_result_free);
+  job->result = GINT_TO_POINTER (TRUE);
+  job->result_destroy = NULL;
 }
 
 /* The worker thread */
