@@ -457,6 +457,20 @@ test_visits (void)
   g_assert_false (try_record_visit (history, "", 0, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
+  g_assert_false (try_record_visit (history, "https://bad.example/\xff\xfe", 0, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  {
+    g_autofree char *padding = g_strnfill (100000, 'a');
+    g_autofree char *huge = g_strconcat ("https://huge.example/", padding, NULL);
+
+    g_assert_false (try_record_visit (history, huge, 0, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+  g_clear_pointer (&visits, g_ptr_array_unref);
+  visits = list_visits (history, 0);
+  g_assert_cmpuint (visits->len, ==, 2);
 
   close_history (history);
 
@@ -662,6 +676,22 @@ test_cache (void)
   g_assert_cmpstr (entry->page_json, ==, "{\"title\":\"New\"}");
   g_assert_null (entry->icon);
   g_assert_null (entry->icon_type);
+  g_clear_pointer (&entry, nearby_cache_entry_free);
+
+  /* Nothing unusable gets in, and what was there stays. */
+  {
+    g_autoptr(GError) error = NULL;
+    Waiter waiter = { 0 };
+    g_autoptr(GAsyncResult) result = NULL;
+
+    nearby_history_cache_store_async (history, "https://page.example/", "{\"t\":\"\xc3\"}",
+                                      NULL, NULL, tomorrow, NULL, on_result, &waiter);
+    result = wait_result (&waiter);
+    g_assert_false (nearby_history_cache_store_finish (history, result, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  }
+  entry = cache_lookup (history, "https://page.example/");
+  g_assert_cmpstr (entry->page_json, ==, "{\"title\":\"New\"}");
   g_clear_pointer (&entry, nearby_cache_entry_free);
 
   /* Expired is absent. */

@@ -1013,13 +1013,25 @@ history_propagate_boolean (NearbyHistory  *self,
 
 /* Visits */
 
+/* Beacon addresses are short, and even resolved ones are far below this: anything longer is
+ * hostile, and would only bloat the snapshot and the file. */
+#define HISTORY_MAX_KEY_LENGTH 8192
+
+static gboolean
+history_key_is_acceptable (const char *key)
+{
+  return key != NULL && *key != '\0' &&
+         strnlen (key, HISTORY_MAX_KEY_LENGTH + 1) <= HISTORY_MAX_KEY_LENGTH &&
+         g_utf8_validate (key, -1, NULL);
+}
+
 static char *
 history_host_of_url (const char *url)
 {
   g_autoptr(GUri) uri = NULL;
   const char *host;
 
-  if (url == NULL || *url == '\0')
+  if (!history_key_is_acceptable (url))
     return NULL;
 
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
@@ -1325,10 +1337,11 @@ history_queue_key_job (NearbyHistory       *self,
 {
   HistoryJob *job;
 
-  if (key != NULL && *key == '\0')
+  if (key != NULL && !history_key_is_acceptable (key))
     {
       g_task_report_new_error (self, callback, user_data, source_tag,
-                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Nothing to store");
+                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "Not stored: empty, too long or not UTF-8");
       return;
     }
 
@@ -1661,10 +1674,12 @@ nearby_history_cache_store_async (NearbyHistory       *self,
   g_return_if_fail (url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (*url == '\0')
+  if (!history_key_is_acceptable (url) ||
+      (page_json != NULL && !g_utf8_validate (page_json, -1, NULL)))
     {
       g_task_report_new_error (self, callback, user_data, nearby_history_cache_store_async,
-                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "No address to cache");
+                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "Not cached: the address or the page is not acceptable");
       return;
     }
 
