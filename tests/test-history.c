@@ -486,6 +486,24 @@ test_visits (void)
 }
 
 static void
+test_in_memory (void)
+{
+  g_autoptr(GPtrArray) visits = NULL;
+  NearbyHistory *history;
+
+  /* What other tests use: no file, no problem to report. */
+  history = open_history (":memory:");
+  g_assert_false (nearby_history_get_persistent (history));
+  g_assert_null (nearby_history_get_problem (history));
+  record_visit (history, "https://memory.example/", 0);
+  visits = list_visits (history, 0);
+  g_assert_cmpuint (visits->len, ==, 1);
+  clear_history (history, NEARBY_HISTORY_DATA_ALL);
+  g_assert_false (nearby_history_get_visit_stats (history, "https://memory.example/", NULL, NULL));
+  close_history (history);
+}
+
+static void
 test_not_open (void)
 {
   g_auto(TempHistory) temp = { 0 };
@@ -1543,6 +1561,7 @@ test_kill_drill (void)
   g_autofree char *self_exe = NULL;
   g_autoptr(GError) error = NULL;
   guint reported_after_kill = 0;
+  guint runs_with_log = 0;
   NearbyHistory *history;
 
   self_exe = g_file_read_link ("/proc/self/exe", &error);
@@ -1582,6 +1601,15 @@ test_kill_drill (void)
       if (seen > kill_after)
         reported_after_kill++;
 
+      /* A log left behind means the reopening below recovers from a real crash. */
+      {
+        g_autofree char *wal = g_strconcat (temp.path, "-wal", NULL);
+        GStatBuf buf;
+
+        if (g_stat (wal, &buf) == 0 && buf.st_size > 0)
+          runs_with_log++;
+      }
+
       /* Consistent, and every reported visit is there. */
       db = raw_open (temp.path);
       {
@@ -1610,9 +1638,11 @@ test_kill_drill (void)
       sqlite3_close (db);
     }
 
-  g_test_message ("%u visits reported over %u runs; in %u runs more were reported after the kill",
-                  reported->len, DRILL_RUNS, reported_after_kill);
+  g_test_message ("%u visits reported over %u runs; in %u runs more were reported after the "
+                  "kill; %u runs left a log to recover", reported->len, DRILL_RUNS,
+                  reported_after_kill, runs_with_log);
   g_assert_cmpuint (reported->len, >, 0);
+  g_assert_cmpuint (runs_with_log, >, 0);
 
   /* And the history itself finds nothing wrong with it. */
   history = open_history (temp.path);
@@ -1644,6 +1674,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/history/visits", test_visits);
+  g_test_add_func ("/history/in-memory", test_in_memory);
   g_test_add_func ("/history/not-open", test_not_open);
   g_test_add_func ("/history/cancelled", test_cancelled);
   g_test_add_func ("/history/favourites", test_favourites);
