@@ -424,6 +424,17 @@ test_visits (void)
 
   record_visit (history, "https://A.example/x", 1000);
   g_assert_cmpuint (changed, ==, NEARBY_HISTORY_DATA_VISITS);
+
+  /* Private to the user, log included. */
+  {
+    g_autofree char *wal = g_strconcat (temp.path, "-wal", NULL);
+    GStatBuf buf;
+
+    g_assert_cmpint (g_stat (temp.path, &buf), ==, 0);
+    g_assert_cmpint (buf.st_mode & 0077, ==, 0);
+    g_assert_cmpint (g_stat (wal, &buf), ==, 0);
+    g_assert_cmpint (buf.st_mode & 0077, ==, 0);
+  }
   record_visit (history, "https://b.example/", 2000);
   record_visit (history, "https://A.example/x", 3000);
   /* A late report of an old visit does not move the latest time back. */

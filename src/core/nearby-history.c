@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -625,6 +626,16 @@ history_open_database (const char  *path,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
                    "History database %s cannot be read", path);
       return NULL;
+    }
+
+  /* SQLite would create it world-readable, and gives its log the same mode: a history is
+   * nobody else's business. */
+  if (on_disk)
+    {
+      int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+      if (fd >= 0)
+        g_close (fd, NULL);
     }
 
   rc = sqlite3_open_v2 (path, &db,
