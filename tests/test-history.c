@@ -1157,6 +1157,64 @@ test_corrupt_foreign_schema (void)
 }
 
 static void
+on_notify_problem (GObject    *object,
+                   GParamSpec *pspec,
+                   gpointer    data)
+{
+  guint *notifications = data;
+
+  (*notifications)++;
+}
+
+static void
+test_damaged_while_open (void)
+{
+  g_auto(TempHistory) temp = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  Waiter waiter = { 0 };
+  guint notifications = 0;
+  NearbyHistory *history;
+  sqlite3 *db;
+
+  temp_history_init (&temp);
+  history = open_history (temp.path);
+  g_signal_connect (history, "notify::problem", G_CALLBACK (on_notify_problem), &notifications);
+  record_visit (history, "https://one.example/", 0);
+  record_visit (history, "https://two.example/", 0);
+
+  /* Another program makes the visits table point at an index's pages. */
+  db = raw_open (temp.path);
+  {
+    gint64 version = raw_query_int (db, "PRAGMA schema_version");
+    gint64 index_root = raw_query_int (db, "SELECT rootpage FROM sqlite_master"
+                                           " WHERE name = 'visits_by_host'");
+    g_autofree char *sql = g_strdup_printf ("PRAGMA writable_schema = ON;"
+                                            "UPDATE sqlite_master SET rootpage = %" G_GINT64_FORMAT
+                                            " WHERE name = 'visits';"
+                                            "PRAGMA schema_version = %" G_GINT64_FORMAT ";"
+                                            "PRAGMA writable_schema = OFF;",
+                                            index_root, version + 1);
+
+    raw_exec (db, sql);
+  }
+  sqlite3_close (db);
+
+  nearby_history_list_visits_async (history, 0, NULL, on_result, &waiter);
+  result = wait_result (&waiter);
+  g_assert_null (nearby_history_list_visits_finish (history, result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_cmpuint (notifications, ==, 1);
+  g_assert_nonnull (nearby_history_get_problem (history));
+  g_assert_nonnull (strstr (nearby_history_get_problem (history), "damaged"));
+  g_clear_object (&result);
+  close_history (history);
+
+  /* The next start does what it promised. */
+  assert_set_aside (temp.path, "damaged");
+}
+
+static void
 test_no_directory_possible (void)
 {
   g_auto(TempHistory) temp = { 0 };
@@ -1708,6 +1766,7 @@ main (int   argc,
   g_test_add_func ("/history/damaged/directory", test_corrupt_directory);
   g_test_add_func ("/history/damaged/future-version", test_corrupt_future_version);
   g_test_add_func ("/history/damaged/foreign-schema", test_corrupt_foreign_schema);
+  g_test_add_func ("/history/damaged/while-open", test_damaged_while_open);
   g_test_add_func ("/history/unwritable/no-folder", test_no_directory_possible);
   g_test_add_func ("/history/unwritable/in-use", test_in_use);
   g_test_add_func ("/history/unwritable/read-only-file", test_readonly_file);

@@ -95,6 +95,7 @@ struct _NearbyHistory
 
   guint        is_open : 1;
   guint        persistent : 1;
+  guint        damage_reported : 1;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyHistory, nearby_history, G_TYPE_OBJECT)
@@ -272,9 +273,6 @@ history_io_error_from_sqlite (int rc)
       return G_IO_ERROR_NO_SPACE;
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-    case SQLITE_FORMAT:
-    case SQLITE_SCHEMA:
-    case SQLITE_MISMATCH:
       return G_IO_ERROR_INVALID_DATA;
     case SQLITE_CONSTRAINT:
     case SQLITE_TOOBIG:
@@ -906,6 +904,21 @@ history_job_free (HistoryJob *job)
   g_free (job);
 }
 
+/* The file went bad under us. Swapping it while jobs are queued would mix two histories;
+ * the check at the next start sets it aside. */
+static void
+history_report_damage (NearbyHistory *self)
+{
+  if (self->damage_reported)
+    return;
+
+  self->damage_reported = TRUE;
+  g_free (self->problem);
+  self->problem = g_strdup (_("Your history is damaged. Nearby will set it aside and start a "
+                              "new one the next time it starts."));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM]);
+}
+
 static gboolean
 history_job_complete (gpointer data)
 {
@@ -914,6 +927,9 @@ history_job_complete (gpointer data)
 
   if (job->error != NULL)
     {
+      if (job->run != history_open_run &&
+          g_error_matches (job->error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+        history_report_damage (self);
       g_task_return_error (job->task, g_steal_pointer (&job->error));
     }
   else
