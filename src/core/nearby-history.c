@@ -46,12 +46,13 @@ struct _HistoryJob
   HistoryJobApply    apply;   /* on the caller's context, only if run succeeded */
   GTask             *task;
 
-  char              *url;
+  char              *key;     /* a URL, or a host */
   char              *text;
   char              *icon_type;
   GBytes            *icon;
   gint64             time_us;
   gint64             limit;
+  gint64             expires_at_us;
   gint64             cache_limit;
   NearbyHistoryData  what;
 
@@ -894,7 +895,7 @@ static void
 history_job_free (HistoryJob *job)
 {
   g_clear_object (&job->task);
-  g_free (job->url);
+  g_free (job->key);
   g_free (job->text);
   g_free (job->icon_type);
   g_clear_pointer (&job->icon, g_bytes_unref);
@@ -1093,7 +1094,7 @@ history_record_visit_run (HistoryWorker  *worker,
   if (stmt == NULL)
     return NULL;
 
-  sqlite3_bind_text (stmt, 1, job->url, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
   sqlite3_bind_text (stmt, 2, job->text, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 3, job->time_us);
 
@@ -1122,7 +1123,7 @@ history_record_visit_apply (NearbyHistory *self,
 
   stats->count = job->visit_count;
   stats->last_visit_us = job->last_visit_us;
-  g_hash_table_replace (self->visit_stats, g_strdup (job->url), stats);
+  g_hash_table_replace (self->visit_stats, g_strdup (job->key), stats);
 }
 
 void
@@ -1150,7 +1151,7 @@ nearby_history_record_visit_async (NearbyHistory       *self,
 
   job = history_job_new (self, history_record_visit_run, history_record_visit_apply,
                          nearby_history_record_visit_async, cancellable, callback, user_data);
-  job->url = g_strdup (url);
+  job->key = g_strdup (url);
   job->text = g_steal_pointer (&host);
   job->time_us = time_us > 0 ? time_us : g_get_real_time ();
   history_job_queue (self, job);
@@ -1315,14 +1316,14 @@ history_add_favourite_run (HistoryWorker  *worker,
   return history_set_key_run (worker->db,
                               "INSERT INTO favourites (url, added_us) VALUES (?1, ?2)"
                               " ON CONFLICT (url) DO NOTHING",
-                              job->url, job->time_us, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
 }
 
 static void
 history_add_favourite_apply (NearbyHistory *self,
                              HistoryJob    *job)
 {
-  g_hash_table_add (self->favourites, g_strdup (job->url));
+  g_hash_table_add (self->favourites, g_strdup (job->key));
 }
 
 static gpointer
@@ -1331,14 +1332,14 @@ history_remove_favourite_run (HistoryWorker  *worker,
                               GError        **error)
 {
   return history_set_key_run (worker->db, "DELETE FROM favourites WHERE url = ?1",
-                              job->url, 0, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+                              job->key, 0, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
 }
 
 static void
 history_remove_favourite_apply (NearbyHistory *self,
                                 HistoryJob    *job)
 {
-  g_hash_table_remove (self->favourites, job->url);
+  g_hash_table_remove (self->favourites, job->key);
 }
 
 static gpointer
@@ -1373,7 +1374,7 @@ history_queue_key_job (NearbyHistory       *self,
     }
 
   job = history_job_new (self, run, apply, source_tag, cancellable, callback, user_data);
-  job->url = g_strdup (key);
+  job->key = g_strdup (key);
   job->time_us = g_get_real_time ();
   history_job_queue (self, job);
 }
@@ -1477,7 +1478,7 @@ history_block_host_run (HistoryWorker  *worker,
   return history_set_key_run (worker->db,
                               "INSERT INTO blocked_hosts (host, blocked_us) VALUES (?1, ?2)"
                               " ON CONFLICT (host) DO NOTHING",
-                              job->url, job->time_us, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS,
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS,
                               error);
 }
 
@@ -1485,7 +1486,7 @@ static void
 history_block_host_apply (NearbyHistory *self,
                           HistoryJob    *job)
 {
-  g_hash_table_add (self->blocked_hosts, g_strdup (job->url));
+  g_hash_table_add (self->blocked_hosts, g_strdup (job->key));
 }
 
 static gpointer
@@ -1494,14 +1495,14 @@ history_unblock_host_run (HistoryWorker  *worker,
                           GError        **error)
 {
   return history_set_key_run (worker->db, "DELETE FROM blocked_hosts WHERE host = ?1",
-                              job->url, 0, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS, error);
+                              job->key, 0, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS, error);
 }
 
 static void
 history_unblock_host_apply (NearbyHistory *self,
                             HistoryJob    *job)
 {
-  g_hash_table_remove (self->blocked_hosts, job->url);
+  g_hash_table_remove (self->blocked_hosts, job->key);
 }
 
 static gpointer
@@ -1664,7 +1665,7 @@ history_cache_store_run (HistoryWorker  *worker,
   if (stmt == NULL)
     return GINT_TO_POINTER (history_rollback (worker->db));
 
-  sqlite3_bind_text (stmt, 1, job->url, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
   if (job->text != NULL)
     sqlite3_bind_text (stmt, 2, job->text, -1, SQLITE_STATIC);
   if (job->icon != NULL)
@@ -1672,7 +1673,7 @@ history_cache_store_run (HistoryWorker  *worker,
   if (job->icon_type != NULL)
     sqlite3_bind_text (stmt, 4, job->icon_type, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 5, job->time_us);
-  sqlite3_bind_int64 (stmt, 6, job->limit);
+  sqlite3_bind_int64 (stmt, 6, job->expires_at_us);
   sqlite3_bind_int64 (stmt, 7, (gint64) (icon_size + json_size));
 
   if (!history_step_done (stmt, error) ||
@@ -1712,12 +1713,12 @@ nearby_history_cache_store_async (NearbyHistory       *self,
 
   job = history_job_new (self, history_cache_store_run, NULL,
                          nearby_history_cache_store_async, cancellable, callback, user_data);
-  job->url = g_strdup (url);
+  job->key = g_strdup (url);
   job->text = g_strdup (page_json);
   job->icon = icon != NULL ? g_bytes_ref (icon) : NULL;
   job->icon_type = g_strdup (icon_type);
   job->time_us = g_get_real_time ();
-  job->limit = expires_at_us;
+  job->expires_at_us = expires_at_us;
   /* The limit travels with the job: the worker shares no state with this thread. */
   job->cache_limit = self->cache_limit;
   history_job_queue (self, job);
@@ -1747,7 +1748,7 @@ history_cache_lookup_run (HistoryWorker  *worker,
   if (stmt == NULL)
     return NULL;
 
-  sqlite3_bind_text (stmt, 1, job->url, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
   sqlite3_bind_int64 (stmt, 2, g_get_real_time ());
 
   rc = sqlite3_step (stmt);
@@ -1790,7 +1791,7 @@ nearby_history_cache_lookup_async (NearbyHistory       *self,
 
   job = history_job_new (self, history_cache_lookup_run, NULL,
                          nearby_history_cache_lookup_async, cancellable, callback, user_data);
-  job->url = g_strdup (url);
+  job->key = g_strdup (url);
   history_job_queue (self, job);
 }
 
