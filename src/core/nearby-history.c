@@ -947,6 +947,30 @@ history_job_complete (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+history_worker_run_job (HistoryWorker *worker,
+                        HistoryJob    *job)
+{
+  /* Opening goes ahead even if its caller stopped waiting: the jobs behind it need it. */
+  if (job->run == history_open_run)
+    {
+      job->result = job->run (worker, job, &job->error);
+      return;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &job->error))
+    return;
+
+  if (worker->db == NULL)
+    {
+      g_set_error_literal (&job->error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           "The history is not open");
+      return;
+    }
+
+  job->result = job->run (worker, job, &job->error);
+}
+
 static gpointer
 history_worker_main (gpointer data)
 {
@@ -963,15 +987,7 @@ history_worker_main (gpointer data)
           break;
         }
 
-      /* Opening goes ahead even if its caller stopped waiting: the jobs behind it need it. */
-      if (job->run != history_open_run &&
-          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &job->error))
-        ;
-      else if (worker->db == NULL && job->run != history_open_run)
-        g_set_error_literal (&job->error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                             "The history is not open");
-      else
-        job->result = job->run (worker, job, &job->error);
+      history_worker_run_job (worker, job);
 
       /* The task is completed and released on its own context, so the history object is
        * never finalized on this thread. */
