@@ -72,7 +72,8 @@ const char    *nearby_history_get_path              (NearbyHistory        *self)
 
 /* Opening never fails because of the file: a damaged, unreadable or newer database is moved
  * aside and a new one started; if none can be written, the history lives in memory. Either way
- * "problem" then holds a sentence for the user. Only cancellation makes it fail. */
+ * "problem" then holds a sentence for the user (it is also set, and notified, if the file
+ * turns out damaged while open). Only cancellation makes opening fail. */
 void           nearby_history_open_async            (NearbyHistory        *self,
                                                      GCancellable         *cancellable,
                                                      GAsyncReadyCallback   callback,
