@@ -143,7 +143,7 @@ test_stationary_noise (void)
           g_assert_cmpuint (changes, <=, 1);
         }
 
-  g_test_message ("most bucket changes in 60 s of a still beacon with ±6 dB noise: %u", worst);
+  g_test_message ("most bucket changes in 60 s of a still beacon with +-6 dB noise: %u", worst);
 }
 
 /* Walks from @from_m to @to_m at 1 m/s, then stands still, and returns how many samples after the

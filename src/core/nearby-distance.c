@@ -154,6 +154,7 @@ nearby_rssi_filter_reset (NearbyRssiFilter *filter)
   filter->last_time_us = 0;
   filter->rise_run = 0;
   filter->fall_run = 0;
+  filter->tracking = 0;
   filter->bucket = NEARBY_BUCKET_UNKNOWN;
 }
 
@@ -182,6 +183,7 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
   bool dropout;
   double slow_weight;
   double fast_weight;
+  double previous_fast;
 
   if (!nearby_rssi_is_known (rssi))
     return false;
@@ -197,6 +199,7 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
       filter->last_time_us = time_us;
       filter->rise_run = 0;
       filter->fall_run = 0;
+      filter->tracking = 0;
       filter->bucket = nearby_distance_bucket (config, filter->tx_power_0m, rssi,
                                                NEARBY_BUCKET_UNKNOWN);
       return true;
@@ -215,31 +218,44 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
                                   dropout ? 1 : config->slow_min_samples);
   fast_weight = smoothing_factor (step_us, config->fast_tau_us,
                                   dropout ? 1 : config->fast_min_samples);
+  previous_fast = filter->fast_rssi;
   filter->slow_rssi += slow_weight * (rssi - filter->slow_rssi);
   filter->fast_rssi += fast_weight * (rssi - filter->fast_rssi);
 
-  if (filter->fast_rssi - filter->slow_rssi > config->catch_up_db)
-    {
-      filter->rise_run++;
-      filter->fall_run = 0;
-    }
-  else if (filter->slow_rssi - filter->fast_rssi > config->catch_up_db)
-    {
-      filter->fall_run++;
-      filter->rise_run = 0;
-    }
+  /* After a catch-up the shown value stays with the fast one for as long as the change goes
+   * on in the same direction: the person is still walking. */
+  if (filter->tracking > 0 && filter->fast_rssi >= previous_fast)
+    filter->slow_rssi = filter->fast_rssi;
+  else if (filter->tracking < 0 && filter->fast_rssi <= previous_fast)
+    filter->slow_rssi = filter->fast_rssi;
   else
     {
-      filter->rise_run = 0;
-      filter->fall_run = 0;
-    }
+      filter->tracking = 0;
 
-  /* A steady change, not noise: the person is walking. Follow it now. */
-  if (filter->rise_run >= config->rise_samples || filter->fall_run >= config->fall_samples)
-    {
-      filter->slow_rssi = filter->fast_rssi;
-      filter->rise_run = 0;
-      filter->fall_run = 0;
+      if (filter->fast_rssi - filter->slow_rssi > config->catch_up_db)
+        {
+          filter->rise_run++;
+          filter->fall_run = 0;
+        }
+      else if (filter->slow_rssi - filter->fast_rssi > config->catch_up_db)
+        {
+          filter->fall_run++;
+          filter->rise_run = 0;
+        }
+      else
+        {
+          filter->rise_run = 0;
+          filter->fall_run = 0;
+        }
+
+      /* A steady change, not noise: follow it now. */
+      if (filter->rise_run >= config->rise_samples || filter->fall_run >= config->fall_samples)
+        {
+          filter->tracking = filter->rise_run > 0 ? 1 : -1;
+          filter->slow_rssi = filter->fast_rssi;
+          filter->rise_run = 0;
+          filter->fall_run = 0;
+        }
     }
 
   filter->bucket = nearby_distance_bucket (config, filter->tx_power_0m, filter->slow_rssi,

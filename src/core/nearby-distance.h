@@ -85,6 +85,7 @@ typedef struct {
   int64_t      last_time_us;
   int          rise_run;
   int          fall_run;
+  int          tracking;     /* +1 or -1 while following a steady rise or fall */
   int          tx_power_0m;  /* the last calibrated power given, or out of range if none */
   NearbyBucket bucket;
 } NearbyRssiFilter;
