@@ -12,7 +12,7 @@
 #include "nearby-object-list.h"
 
 #define TX_POWER (-20)
-#define SECOND G_USEC_PER_SEC
+#define SECOND ((gint64) G_USEC_PER_SEC)
 
 /* A NearbySource that emits what the test tells it to: the interface's test double. */
 struct _TestSource
@@ -416,6 +416,24 @@ test_stale_and_expiry (Fixture       *fixture,
   fake_now += 1000 * 1000;
   nearby_object_list_flush (fixture->list);
   g_assert_cmpuint (n_items (fixture), ==, 0);
+
+  /* A source whose clock runs an hour ahead cannot keep an object alive for that hour. */
+  {
+    NearbyFrame frame = url_frame ("https://skewed.example/");
+    NearbySighting sighting = { 0 };
+
+    sighting.address = (char *) "C0:FF:EE:00:00:09";
+    sighting.time_us = fake_now + 3600 * SECOND;
+    sighting.rssi = rssi_at (2.0);
+    sighting.frame = frame;
+    nearby_source_emit_sighting (NEARBY_SOURCE (fixture->source), &sighting);
+    nearby_object_list_flush (fixture->list);
+    g_assert_cmpuint (n_items (fixture), ==, 1);
+    g_assert_cmpint (nearby_object_get_last_seen (item (fixture, 0)), ==, fake_now);
+    fake_now += 3 * SECOND;
+    nearby_object_list_flush (fixture->list);
+    g_assert_cmpuint (n_items (fixture), ==, 0);
+  }
 }
 
 static gboolean

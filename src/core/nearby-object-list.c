@@ -230,6 +230,7 @@ nearby_object_list_add_sighting (NearbyObjectList     *self,
   NearbySighting restamped;
   char key[NEARBY_OBJECT_KEY_MAX];
   int strength;
+  gint64 now;
 
   g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
   g_return_if_fail (sighting != NULL);
@@ -245,10 +246,13 @@ nearby_object_list_add_sighting (NearbyObjectList     *self,
 
   self->n_sightings++;
 
-  if (sighting->time_us <= 0)
+  /* Unstamped, or stamped ahead of our clock (a source with a skewed clock): an object seen
+   * "in the future" would never go stale. */
+  now = now_us (self);
+  if (sighting->time_us <= 0 || sighting->time_us > now)
     {
       restamped = *sighting;
-      restamped.time_us = now_us (self);
+      restamped.time_us = now;
       sighting = &restamped;
     }
 
