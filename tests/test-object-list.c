@@ -711,6 +711,25 @@ test_filtering (Fixture       *fixture,
 }
 
 static void
+test_path_loss_exponent (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  NearbyObject *object;
+
+  emit_url (fixture, "C0:FF:EE:00:06:01", "https://hall.example/", 8.0);
+  nearby_object_list_flush (fixture->list);
+  object = item (fixture, 0);
+  g_assert_cmpfloat_with_epsilon (nearby_object_get_distance (object), 8.0, 0.1);
+  g_assert_cmpint (nearby_object_get_bucket (object), ==, NEARBY_BUCKET_FAR);
+
+  /* Indoors, n = 3: the same signal is a nearer object, for devices already known too. */
+  nearby_object_list_set_path_loss_exponent (fixture->list, 3.0);
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpfloat_with_epsilon (nearby_object_get_distance (object), 4.0, 0.1);
+  g_assert_cmpint (nearby_object_get_bucket (object), ==, NEARBY_BUCKET_NEAR);
+}
+
+static void
 test_identity_keys (void)
 {
   char key[NEARBY_OBJECT_KEY_MAX];
@@ -818,6 +837,7 @@ main (int   argc,
   ADD ("reorder-across-buckets", test_reorder_across_buckets);
   ADD ("frozen", test_frozen);
   ADD ("filtering", test_filtering);
+  ADD ("path-loss-exponent", test_path_loss_exponent);
   ADD ("throughput", test_throughput);
   g_test_add_func ("/object-list/identity-keys", test_identity_keys);
 

@@ -607,50 +607,6 @@ nearby_object_list_set_clock (NearbyObjectList *self,
   self->clock_data = user_data;
 }
 
-#define DEFINE_UINT_PROPERTY(name, field, prop, after)                                \
-  guint                                                                               \
-  nearby_object_list_get_##name (NearbyObjectList *self)                              \
-  {                                                                                   \
-    g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), 0);                           \
-    return self->field;                                                               \
-  }                                                                                   \
-                                                                                      \
-  void                                                                                \
-  nearby_object_list_set_##name (NearbyObjectList *self,                              \
-                                 guint             value)                             \
-  {                                                                                   \
-    g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));                                  \
-    if (self->field == value)                                                         \
-      return;                                                                         \
-    self->field = value;                                                              \
-    after;                                                                            \
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);                     \
-  }
-
-#define DEFINE_BOOLEAN_PROPERTY(name, field, prop)                                    \
-  gboolean                                                                            \
-  nearby_object_list_get_##name (NearbyObjectList *self)                              \
-  {                                                                                   \
-    g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), FALSE);                       \
-    return self->field;                                                               \
-  }                                                                                   \
-                                                                                      \
-  void                                                                                \
-  nearby_object_list_set_##name (NearbyObjectList *self,                              \
-                                 gboolean          value)                             \
-  {                                                                                   \
-    g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));                                  \
-    value = !!value;                                                                  \
-    if (self->field == value)                                                         \
-      return;                                                                         \
-    self->field = value;                                                              \
-    /* Filters and thawing apply at the next tick, with a fresh ranking. */           \
-    self->rank_wanted = TRUE;                                                         \
-    self->ranked_once = FALSE;                                                        \
-    ensure_ticking (self);                                                            \
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);                     \
-  }
-
 static void
 restart_ticking (NearbyObjectList *self)
 {
@@ -661,13 +617,168 @@ restart_ticking (NearbyObjectList *self)
     }
 }
 
-DEFINE_UINT_PROPERTY (stale_timeout, stale_timeout_ms, PROP_STALE_TIMEOUT, (void) 0)
-DEFINE_UINT_PROPERTY (expiry_timeout, expiry_timeout_ms, PROP_EXPIRY_TIMEOUT, (void) 0)
-DEFINE_UINT_PROPERTY (tick_interval, tick_interval_ms, PROP_TICK_INTERVAL, restart_ticking (self))
-DEFINE_UINT_PROPERTY (rank_interval, rank_interval_ms, PROP_RANK_INTERVAL, (void) 0)
-DEFINE_BOOLEAN_PROPERTY (frozen, frozen, PROP_FROZEN)
-DEFINE_BOOLEAN_PROPERTY (show_non_browsable, show_non_browsable, PROP_SHOW_NON_BROWSABLE)
-DEFINE_BOOLEAN_PROPERTY (show_invisible, show_invisible, PROP_SHOW_INVISIBLE)
+/* Filters and thawing take effect at the next tick, with a fresh ranking. */
+static void
+apply_view_change (NearbyObjectList *self)
+{
+  self->rank_wanted = TRUE;
+  self->ranked_once = FALSE;
+  ensure_ticking (self);
+}
+
+guint
+nearby_object_list_get_stale_timeout (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), 0);
+
+  return self->stale_timeout_ms;
+}
+
+void
+nearby_object_list_set_stale_timeout (NearbyObjectList *self,
+                                      guint             timeout_ms)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  if (self->stale_timeout_ms == timeout_ms)
+    return;
+
+  self->stale_timeout_ms = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALE_TIMEOUT]);
+}
+
+guint
+nearby_object_list_get_expiry_timeout (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), 0);
+
+  return self->expiry_timeout_ms;
+}
+
+void
+nearby_object_list_set_expiry_timeout (NearbyObjectList *self,
+                                       guint             timeout_ms)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  if (self->expiry_timeout_ms == timeout_ms)
+    return;
+
+  self->expiry_timeout_ms = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRY_TIMEOUT]);
+}
+
+guint
+nearby_object_list_get_tick_interval (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), 0);
+
+  return self->tick_interval_ms;
+}
+
+void
+nearby_object_list_set_tick_interval (NearbyObjectList *self,
+                                      guint             interval_ms)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  if (self->tick_interval_ms == interval_ms)
+    return;
+
+  self->tick_interval_ms = interval_ms;
+  restart_ticking (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TICK_INTERVAL]);
+}
+
+guint
+nearby_object_list_get_rank_interval (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), 0);
+
+  return self->rank_interval_ms;
+}
+
+void
+nearby_object_list_set_rank_interval (NearbyObjectList *self,
+                                      guint             interval_ms)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  if (self->rank_interval_ms == interval_ms)
+    return;
+
+  self->rank_interval_ms = interval_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANK_INTERVAL]);
+}
+
+gboolean
+nearby_object_list_get_frozen (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), FALSE);
+
+  return self->frozen;
+}
+
+void
+nearby_object_list_set_frozen (NearbyObjectList *self,
+                               gboolean          frozen)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  frozen = !!frozen;
+  if (self->frozen == frozen)
+    return;
+
+  self->frozen = frozen;
+  apply_view_change (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FROZEN]);
+}
+
+gboolean
+nearby_object_list_get_show_non_browsable (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), FALSE);
+
+  return self->show_non_browsable;
+}
+
+void
+nearby_object_list_set_show_non_browsable (NearbyObjectList *self,
+                                           gboolean          show)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  show = !!show;
+  if (self->show_non_browsable == show)
+    return;
+
+  self->show_non_browsable = show;
+  apply_view_change (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_NON_BROWSABLE]);
+}
+
+gboolean
+nearby_object_list_get_show_invisible (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), FALSE);
+
+  return self->show_invisible;
+}
+
+void
+nearby_object_list_set_show_invisible (NearbyObjectList *self,
+                                       gboolean          show)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  show = !!show;
+  if (self->show_invisible == show)
+    return;
+
+  self->show_invisible = show;
+  apply_view_change (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_INVISIBLE]);
+}
 
 double
 nearby_object_list_get_path_loss_exponent (NearbyObjectList *self)
@@ -677,7 +788,6 @@ nearby_object_list_get_path_loss_exponent (NearbyObjectList *self)
   return self->distance_config.path_loss_exponent;
 }
 
-/* Applies to devices seen from now on. */
 void
 nearby_object_list_set_path_loss_exponent (NearbyObjectList *self,
                                            double            exponent)
@@ -689,6 +799,8 @@ nearby_object_list_set_path_loss_exponent (NearbyObjectList *self,
     return;
 
   self->distance_config.path_loss_exponent = exponent;
+  for (guint i = 0; i < self->objects->len; i++)
+    nearby_object_set_distance_config (self->objects->pdata[i], &self->distance_config);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH_LOSS_EXPONENT]);
 }
 

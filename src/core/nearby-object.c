@@ -1063,3 +1063,21 @@ nearby_object_refresh (NearbyObject *self,
   self->rank_changed = FALSE;
   return rank_changed;
 }
+
+void
+nearby_object_set_distance_config (NearbyObject               *self,
+                                   const NearbyDistanceConfig *config)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT (self));
+  g_return_if_fail (config != NULL);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      NearbyObjectDevice *device = g_ptr_array_index (self->devices, i);
+
+      device->filter.config = *config;
+      device->filter.bucket = nearby_distance_bucket (config, device->filter.tx_power_0m,
+                                                      nearby_rssi_filter_get_rssi (&device->filter),
+                                                      NEARBY_BUCKET_UNKNOWN);
+    }
+}

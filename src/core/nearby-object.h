@@ -105,6 +105,9 @@ GArray       *nearby_object_dup_samples     (NearbyObject         *self);
 void          nearby_object_add_sighting    (NearbyObject               *self,
                                              const NearbySighting       *sighting,
                                              const NearbyDistanceConfig *config);
+/* Changes the model (path-loss exponent, boundaries) of every device; the next refresh shows it. */
+void          nearby_object_set_distance_config (NearbyObject           *self,
+                                                 const NearbyDistanceConfig *config);
 /* Moves the device with @address (and its history) from @self to @target. */
 void          nearby_object_move_device     (NearbyObject               *self,
                                              const char                 *address,
