@@ -5,7 +5,9 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nearby-object-list.h"
 #include "nearby-replay.h"
@@ -226,7 +228,7 @@ test_bad_lines (void)
     { 4, "line 4: time is missing" },
     { 5, "line 5: time “yesterday” is not an ISO 8601 date" },
     { 6, "line 6: raw is not hexadecimal" },
-    { 7, "line 7: time “2026-12-03T05:28:21.000Z” is earlier than the line before" },
+    { 7, "line 7: time goes back 1.000 s from the line before" },
     { 8, "line 8: not a JSON object" },
     { 9, "line 9: rssi is not a number of dBm" },
     { 10, "line 10: neither uuid nor company_id says what raw is" },
@@ -312,6 +314,93 @@ test_missing_file (void)
   recorder_clear (&recorder);
 }
 
+/* Lines built to hurt the parser are refused with a reason; the lines after them still play. */
+static void
+test_hostile_lines (void)
+{
+  static const char good[] =
+    "{\"time\":\"2026-12-03T05:28:22Z\",\"address\":\"%s\",\"rssi\":-60,"
+    "\"uuid\":\"feaa\",\"raw\":\"10ec036578616d706c6507\"}\n";
+  g_autoptr(GString) capture = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(NearbyReplay) replay = NULL;
+  g_autofree char *path = NULL;
+  Recorder recorder;
+  int fd;
+
+  g_string_append_printf (capture, good, "C0:FF:EE:00:00:01");
+  /* 10 000 nested arrays: json-glib would recurse deeper with each (and a long enough line of
+   * them overflows the stack). */
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (capture, '[');
+  g_string_append_c (capture, '\n');
+  /* Brackets inside a string are text, not nesting: that line is fine. */
+  g_string_append_printf (capture, good, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[");
+  /* A megabyte of one line. */
+  g_string_append (capture, "{\"time\":\"");
+  for (guint i = 0; i < 1024 * 1024; i++)
+    g_string_append_c (capture, '9');
+  g_string_append (capture, "\"}\n");
+  g_string_append_printf (capture, good, "C0:FF:EE:00:00:02");
+
+  fd = g_file_open_tmp ("nearby-capture-XXXXXX.jsonl", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (path, capture->str, capture->len, &error);
+  g_assert_no_error (error);
+
+  recorder_init (&recorder);
+  file = g_file_new_for_path (path);
+  replay = nearby_replay_new (file);
+  nearby_replay_set_speed (replay, 0);
+  g_signal_connect (replay, "sighting", G_CALLBACK (on_sighting), &recorder);
+  g_signal_connect (replay, "line-error", G_CALLBACK (on_line_error), &recorder);
+  nearby_replay_start (replay);
+  wait_until_done (replay);
+
+  g_assert_cmpint (nearby_source_get_state (NEARBY_SOURCE (replay)), ==,
+                   NEARBY_SOURCE_STATE_FINISHED);
+  g_assert_cmpuint (recorder.addresses->len, ==, 3);
+  g_assert_cmpstr (recorder.addresses->pdata[1], ==, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[");
+  g_assert_cmpstr (recorder.addresses->pdata[2], ==, "C0:FF:EE:00:00:02");
+  g_assert_cmpuint (recorder.error_lines->len, ==, 2);
+  g_assert_cmpstr (recorder.error_messages->pdata[0], ==,
+                   "line 2: nested too deeply for an advertisement");
+  g_assert_cmpuint (g_array_index (recorder.error_lines, guint, 1), ==, 4);
+  g_assert_true (g_str_has_suffix (recorder.error_messages->pdata[1],
+                                   "bytes long, too long for an advertisement"));
+
+  g_unlink (path);
+  recorder_clear (&recorder);
+}
+
+static void
+test_parse_line (void)
+{
+  g_autoptr(NearbySighting) sighting = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The 128-bit form of the service UUID is understood too, and the capture time is kept. */
+  sighting = nearby_replay_parse_line ("{\"time\":\"2026-12-03T05:28:22.123456Z\","
+                                       "\"address\":\"AA\",\"rssi\":-1,"
+                                       "\"uuid\":\"0000FED8-0000-1000-8000-00805F9B34FB\","
+                                       "\"raw\":\"00 ec 03 65\"}", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (sighting);
+  g_assert_cmpint (sighting->time_us % G_USEC_PER_SEC, ==, 123456);
+  g_assert_cmpint (sighting->rssi, ==, -1);
+  g_assert_cmpuint (sighting->raw_len, ==, 4);
+  g_assert_cmpuint (sighting->raw[3], ==, 0x65);
+  g_clear_pointer (&sighting, nearby_sighting_free);
+
+  sighting = nearby_replay_parse_line ("{\"time\":\"2026-12-03T05:28:22Z\",\"address\":\"AA\","
+                                       "\"uuid\":\"feaa\",\"raw\":\"10\"}", &error);
+  g_assert_null (sighting);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_cmpstr (error->message, ==, "rssi is missing");
+}
+
 /* Dropping the replay halfway cancels it cleanly: nothing fires afterwards. */
 static void
 test_dispose_while_waiting (void)
@@ -389,6 +478,8 @@ main (int   argc,
   g_test_add_func ("/replay/bad-lines", test_bad_lines);
   g_test_add_func ("/replay/empty-file", test_empty_file);
   g_test_add_func ("/replay/missing-file", test_missing_file);
+  g_test_add_func ("/replay/hostile-lines", test_hostile_lines);
+  g_test_add_func ("/replay/parse-line", test_parse_line);
   g_test_add_func ("/replay/dispose-while-waiting", test_dispose_while_waiting);
   g_test_add_func ("/replay/into-object-list", test_into_object_list);
 

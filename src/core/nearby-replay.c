@@ -17,6 +17,12 @@
 /* A file of garbage should not grow memory without bound: later messages are only counted. */
 #define MAX_KEPT_ERRORS 1000
 
+/* A capture line is a flat object of a few hundred bytes. json-glib's parser recurses once per
+ * nesting level without a limit, so a hostile line of brackets would overflow the stack: such
+ * lines are refused before they reach it, as are absurdly long ones. */
+#define MAX_LINE_DEPTH  16
+#define MAX_LINE_LENGTH 16384
+
 struct _NearbyReplay
 {
   GObject            parent_instance;
@@ -38,10 +44,8 @@ struct _NearbyReplay
   gint64             replay_origin_us;
   gint64             last_capture_us;
 
-  /* The line waiting for its time to come. */
-  NearbySighting     pending;
-  char              *pending_address;
-  gint64             pending_capture_us;
+  /* The line waiting for its time to come, stamped with its capture time. */
+  NearbySighting    *pending;
 
   guint              n_sightings;
   guint              n_errors;
@@ -101,24 +105,12 @@ set_state (NearbyReplay      *self,
 
 static void
 report_line_error (NearbyReplay *self,
-                   const char   *format,
-                   ...) G_GNUC_PRINTF (2, 3);
-
-static void
-report_line_error (NearbyReplay *self,
-                   const char   *format,
-                   ...)
+                   const char   *reason)
 {
-  g_autofree char *detail = NULL;
   g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  detail = g_strdup_vprintf (format, args);
-  va_end (args);
 
   /* Translators: "line 7: raw is not hexadecimal" */
-  message = g_strdup_printf (_("line %u: %s"), self->line_number, detail);
+  message = g_strdup_printf (_("line %u: %s"), self->line_number, reason);
   g_debug ("%s", message);
 
   self->n_errors++;
@@ -131,6 +123,58 @@ report_line_error (NearbyReplay *self,
 
   g_signal_emit (self, signals[LINE_ERROR], 0, self->line_number, message);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ERRORS]);
+}
+
+static gpointer line_error (GError     **error,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (2, 3);
+
+/* Sets @error to a reason a line is skipped (without its number) and returns NULL. */
+static gpointer
+line_error (GError     **error,
+            const char  *format,
+            ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, message);
+  return NULL;
+}
+
+/* Counts nesting the way a JSON parser would (brackets inside strings do not count) and stops
+ * as soon as it is too deep. */
+static gboolean
+nesting_is_shallow (const char *line)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (const char *p = line; *p != '\0'; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p[1] != '\0')
+            p++;
+          else if (*p == '"')
+            in_string = FALSE;
+        }
+      else if (*p == '"')
+        in_string = TRUE;
+      else if (*p == '[' || *p == '{')
+        {
+          if (++depth > MAX_LINE_DEPTH)
+            return FALSE;
+        }
+      else if ((*p == ']' || *p == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
 }
 
 /* Accepts "feaa", "0xFEAA" and the 128-bit form on the Bluetooth base UUID. */
@@ -193,13 +237,12 @@ get_string_member (JsonObject *object,
   return json_node_get_string (node);
 }
 
-/* Fills the pending sighting from @line, or reports why it cannot. */
-static gboolean
-parse_line (NearbyReplay *self,
-            const char   *line)
+NearbySighting *
+nearby_replay_parse_line (const char  *line,
+                          GError     **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) json_error = NULL;
   g_autoptr(GDateTime) time = NULL;
   g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
   g_autoptr(GBytes) raw = NULL;
@@ -216,134 +259,81 @@ parse_line (NearbyReplay *self,
   const guint8 *raw_data;
   gsize raw_len;
   NearbyFrame frame;
+  gsize length = strlen (line);
 
-  if (!g_utf8_validate (line, -1, NULL))
-    {
-      report_line_error (self, "%s", _("not UTF-8 text"));
-      return FALSE;
-    }
+  if (length > MAX_LINE_LENGTH)
+    return line_error (error, _("%zu bytes long, too long for an advertisement"), length);
 
-  if (!json_parser_load_from_data (parser, line, -1, &error))
-    {
-      report_line_error (self, _("not JSON (%s)"), error->message);
-      return FALSE;
-    }
+  if (!g_utf8_validate (line, length, NULL))
+    return line_error (error, "%s", _("not UTF-8 text"));
+
+  if (!nesting_is_shallow (line))
+    return line_error (error, "%s", _("nested too deeply for an advertisement"));
+
+  if (!json_parser_load_from_data (parser, line, -1, &json_error))
+    return line_error (error, _("not JSON (%s)"), json_error->message);
 
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      report_line_error (self, "%s", _("not a JSON object"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("not a JSON object"));
   object = json_node_get_object (root);
 
   time_text = get_string_member (object, "time");
   if (time_text == NULL)
-    {
-      report_line_error (self, "%s", _("time is missing"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("time is missing"));
   time = g_date_time_new_from_iso8601 (time_text, utc);
   if (time == NULL)
-    {
-      report_line_error (self, _("time “%s” is not an ISO 8601 date"), time_text);
-      return FALSE;
-    }
+    return line_error (error, _("time “%s” is not an ISO 8601 date"), time_text);
   capture_us = g_date_time_to_unix (time) * G_USEC_PER_SEC + g_date_time_get_microsecond (time);
-  if (self->started && capture_us < self->last_capture_us)
-    {
-      report_line_error (self, _("time “%s” is earlier than the line before"), time_text);
-      return FALSE;
-    }
 
   address = get_string_member (object, "address");
   if (address == NULL || address[0] == '\0')
-    {
-      report_line_error (self, "%s", _("address is missing"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("address is missing"));
 
   if (json_object_has_member (object, "rssi") && json_object_get_null_member (object, "rssi"))
     rssi = NEARBY_RSSI_UNKNOWN;
+  else if (!json_object_has_member (object, "rssi"))
+    return line_error (error, "%s", _("rssi is missing"));
   else if (!get_integer_member (object, "rssi", &rssi) || rssi < -128 || rssi > 127)
-    {
-      report_line_error (self, "%s", json_object_has_member (object, "rssi")
-                                     ? _("rssi is not a number of dBm")
-                                     : _("rssi is missing"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("rssi is not a number of dBm"));
 
   raw_text = get_string_member (object, "raw");
   if (raw_text == NULL)
-    {
-      report_line_error (self, "%s", _("raw is missing"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("raw is missing"));
   raw = nearby_hex_parse (raw_text, NULL);
   if (raw == NULL)
-    {
-      report_line_error (self, "%s", _("raw is not hexadecimal"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("raw is not hexadecimal"));
   raw_data = g_bytes_get_data (raw, &raw_len);
   if (raw_len > NEARBY_ADV_MAX)
-    {
-      report_line_error (self, _("raw is %zu bytes, longer than an advertisement"), raw_len);
-      return FALSE;
-    }
+    return line_error (error, _("raw is %zu bytes, longer than an advertisement"), raw_len);
 
   if (json_object_has_member (object, "company_id"))
     {
       if (!get_integer_member (object, "company_id", &company_id)
           || company_id < 0 || company_id > 0xffff)
-        {
-          report_line_error (self, "%s", _("company_id is not a 16-bit number"));
-          return FALSE;
-        }
+        return line_error (error, "%s", _("company_id is not a 16-bit number"));
       nearby_frame_decode_manufacturer_data ((guint16) company_id, raw_data, raw_len, &frame);
     }
   else if ((uuid_text = get_string_member (object, "uuid")) != NULL)
     {
       if (!parse_uuid16 (uuid_text, &uuid16))
-        {
-          report_line_error (self, _("uuid “%s” is not a 16-bit Bluetooth UUID"), uuid_text);
-          return FALSE;
-        }
+        return line_error (error, _("uuid “%s” is not a 16-bit Bluetooth UUID"), uuid_text);
       nearby_frame_decode_service_data (uuid16, raw_data, raw_len, &frame);
     }
   else
-    {
-      report_line_error (self, "%s", _("neither uuid nor company_id says what raw is"));
-      return FALSE;
-    }
+    return line_error (error, "%s", _("neither uuid nor company_id says what raw is"));
 
-  g_free (self->pending_address);
-  self->pending_address = g_strdup (address);
-  memset (&self->pending, 0, sizeof self->pending);
-  self->pending.address = self->pending_address;
-  self->pending.rssi = (int) rssi;
-  self->pending.frame = frame;
-  self->pending.raw_len = raw_len;
-  memcpy (self->pending.raw, raw_data, raw_len);
-  self->pending_capture_us = capture_us;
-
-  if (!self->started)
-    {
-      self->started = TRUE;
-      self->capture_origin_us = capture_us;
-      self->replay_origin_us = g_get_monotonic_time ();
-    }
-  self->last_capture_us = capture_us;
-
-  return TRUE;
+  return nearby_sighting_new (address, capture_us, (int) rssi, &frame, raw_data, raw_len);
 }
 
 static void
 emit_pending (NearbyReplay *self)
 {
-  self->pending.time_us = g_get_real_time ();
+  g_autoptr(NearbySighting) sighting = g_steal_pointer (&self->pending);
+
+  sighting->time_us = g_get_real_time ();
   self->n_sightings++;
-  nearby_source_emit_sighting (NEARBY_SOURCE (self), &self->pending);
+  nearby_source_emit_sighting (NEARBY_SOURCE (self), sighting);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SIGHTINGS]);
 }
 
@@ -365,6 +355,7 @@ on_line_read (GObject      *object,
               gpointer      user_data)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(NearbySighting) sighting = NULL;
   g_autofree char *line = NULL;
   NearbyReplay *self;
   gint64 due_us;
@@ -395,16 +386,44 @@ on_line_read (GObject      *object,
   self->line_number++;
 
   g_strstrip (line);
-  if (line[0] == '\0' || !parse_line (self, line))
+  if (line[0] == '\0')
     {
       read_next_line (self);
       return;
     }
 
+  sighting = nearby_replay_parse_line (line, &error);
+  if (sighting == NULL)
+    {
+      report_line_error (self, error->message);
+      read_next_line (self);
+      return;
+    }
+
+  if (self->started && sighting->time_us < self->last_capture_us)
+    {
+      g_autofree char *reason =
+        g_strdup_printf (_("time goes back %.3f s from the line before"),
+                         (self->last_capture_us - sighting->time_us) / (double) G_USEC_PER_SEC);
+
+      report_line_error (self, reason);
+      read_next_line (self);
+      return;
+    }
+
+  if (!self->started)
+    {
+      self->started = TRUE;
+      self->capture_origin_us = sighting->time_us;
+      self->replay_origin_us = g_get_monotonic_time ();
+    }
+  self->last_capture_us = sighting->time_us;
+  self->pending = g_steal_pointer (&sighting);
+
   if (self->speed > 0)
     {
       due_us = self->replay_origin_us
-               + (gint64) ((self->pending_capture_us - self->capture_origin_us) / self->speed);
+               + (gint64) ((self->pending->time_us - self->capture_origin_us) / self->speed);
       wait_us = due_us - g_get_monotonic_time ();
       if (wait_us > 0)
         {
@@ -555,7 +574,7 @@ nearby_replay_finalize (GObject *object)
   g_clear_object (&self->input);
   g_clear_object (&self->file);
   g_clear_pointer (&self->state_message, g_free);
-  g_clear_pointer (&self->pending_address, g_free);
+  g_clear_pointer (&self->pending, nearby_sighting_free);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
 
   G_OBJECT_CLASS (nearby_replay_parent_class)->finalize (object);

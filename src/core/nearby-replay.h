@@ -23,6 +23,12 @@ NearbyReplay *nearby_replay_new          (GFile        *file);
 /* Starts reading; connect to "sighting" and "line-error" first. */
 void          nearby_replay_start        (NearbyReplay *self);
 
+/* Parses one line of a capture into a sighting stamped with its capture time, decoding "raw"
+ * again. Returns NULL with a G_IO_ERROR_INVALID_DATA error saying what is wrong
+ * ("raw is not hexadecimal") for a line that is not an advertisement. */
+NearbySighting *nearby_replay_parse_line (const char  *line,
+                                          GError     **error);
+
 GFile        *nearby_replay_get_file     (NearbyReplay *self);
 /* 1.0 replays in real time, 2.0 twice as fast; 0 as fast as the file can be read. */
 double        nearby_replay_get_speed    (NearbyReplay *self);
