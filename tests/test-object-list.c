@@ -699,9 +699,33 @@ test_filtering (Fixture       *fixture,
   nearby_object_list_flush (fixture->list);
   g_assert_cmpuint (n_items (fixture), ==, 2);
 
+  /* An iBeacon's measured power is at 1 m: heard at that power, it is 1 m away. */
+  {
+    NearbyFrame ibeacon = { 0 };
+
+    ibeacon.protocol = NEARBY_PROTOCOL_IBEACON;
+    ibeacon.kind = NEARBY_FRAME_KIND_IBEACON;
+    ibeacon.tx_power_known = TRUE;
+    ibeacon.tx_power = -59;
+    ibeacon.ibeacon_major = 7;
+    emit_frame (fixture, "C0:FF:EE:00:05:06", &ibeacon, -59);
+    /* Newcomers join at the next ranking, a second after the last. */
+    nearby_object_list_flush (fixture->list);
+    g_assert_cmpuint (n_items (fixture), ==, 2);
+    fake_now += SECOND;
+    nearby_object_list_flush (fixture->list);
+    object = nearby_object_list_get_object_by_address (fixture->list, "C0:FF:EE:00:05:06");
+    g_assert_nonnull (object);
+    g_assert_cmpstr (nearby_object_get_key (object), ==,
+                     "ibeacon:00000000-0000-0000-0000-000000000000/7/0");
+    g_assert_false (nearby_object_get_browsable (object));
+    g_assert_cmpfloat_with_epsilon (nearby_object_get_distance (object), 1.0, 0.01);
+    g_assert_cmpuint (n_items (fixture), ==, 3);
+  }
+
   nearby_object_list_set_show_invisible (fixture->list, TRUE);
   nearby_object_list_flush (fixture->list);
-  g_assert_cmpuint (n_items (fixture), ==, 3);
+  g_assert_cmpuint (n_items (fixture), ==, 4);
 
   nearby_object_list_set_show_non_browsable (fixture->list, FALSE);
   nearby_object_list_set_show_invisible (fixture->list, FALSE);

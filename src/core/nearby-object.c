@@ -836,6 +836,18 @@ steal_device (NearbyObject *self,
   return device;
 }
 
+/* iBeacons state their power at 1 m, the others at 0 m; the model loses 41 dB over the first
+ * metre. */
+static int
+calibrated_power_at_0m (const NearbyFrame *frame)
+{
+  if (!frame->tx_power_known)
+    return NEARBY_RSSI_UNKNOWN;
+  if (frame->kind == NEARBY_FRAME_KIND_IBEACON)
+    return frame->tx_power + 41;
+  return frame->tx_power;
+}
+
 void
 nearby_object_add_sighting (NearbyObject               *self,
                             const NearbySighting       *sighting,
@@ -865,7 +877,7 @@ nearby_object_add_sighting (NearbyObject               *self,
 
   device->last_seen_us = MAX (device->last_seen_us, sighting->time_us);
   nearby_rssi_filter_update (&device->filter, sighting->time_us, sighting->rssi,
-                             frame->tx_power_known ? frame->tx_power : NEARBY_RSSI_UNKNOWN);
+                             calibrated_power_at_0m (frame));
 
   if (self->first_seen_us == 0)
     self->first_seen_us = sighting->time_us;
