@@ -754,6 +754,25 @@ test_path_loss_exponent (Fixture       *fixture,
 }
 
 static void
+test_history_score (void)
+{
+  gint64 now = 1000 * 24 * 3600 * SECOND;
+  gint64 day = 24 * 3600 * SECOND;
+
+  g_assert_cmpfloat (nearby_object_compute_history_score (0, now, now), ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (nearby_object_compute_history_score (1, now, now), 1.0, 1e-9);
+  /* More visits rank higher, but ten times the visits is not ten times the score. */
+  g_assert_cmpfloat (nearby_object_compute_history_score (10, now, now), >,
+                     nearby_object_compute_history_score (3, now, now));
+  g_assert_cmpfloat (nearby_object_compute_history_score (10, now, now), <, 4.0);
+  /* Two weeks halve it; a habit from last year counts less than one visit yesterday. */
+  g_assert_cmpfloat_with_epsilon (nearby_object_compute_history_score (1, now - 14 * day, now),
+                                  0.5, 1e-9);
+  g_assert_cmpfloat (nearby_object_compute_history_score (50, now - 365 * day, now), <,
+                     nearby_object_compute_history_score (1, now - day, now));
+}
+
+static void
 test_identity_keys (void)
 {
   char key[NEARBY_OBJECT_KEY_MAX];
@@ -864,6 +883,7 @@ main (int   argc,
   ADD ("path-loss-exponent", test_path_loss_exponent);
   ADD ("throughput", test_throughput);
   g_test_add_func ("/object-list/identity-keys", test_identity_keys);
+  g_test_add_func ("/object-list/history-score", test_history_score);
 
 #undef ADD
 

@@ -710,6 +710,22 @@ nearby_object_set_last_visit (NearbyObject *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_VISIT]);
 }
 
+#define HISTORY_HALF_LIFE_US (14 * 24 * G_USEC_PER_SEC * (gint64) 3600)
+
+double
+nearby_object_compute_history_score (guint  visit_count,
+                                     gint64 last_visit_us,
+                                     gint64 now_us)
+{
+  gint64 age_us;
+
+  if (visit_count == 0)
+    return 0.0;
+
+  age_us = MAX (0, now_us - last_visit_us);
+  return log2 (1.0 + visit_count) * exp2 (-(double) age_us / HISTORY_HALF_LIFE_US);
+}
+
 double
 nearby_object_get_history_score (NearbyObject *self)
 {

@@ -86,6 +86,12 @@ void          nearby_object_set_visit_count (NearbyObject         *self,
 gint64        nearby_object_get_last_visit  (NearbyObject         *self);
 void          nearby_object_set_last_visit  (NearbyObject         *self,
                                              gint64                last_visit_us);
+/* A suggested "history-score" from the history's visit statistics: grows with the number of
+ * visits (logarithmically, so a daily habit does not bury everything else) and halves for every
+ * two weeks since the last one. 0 for never visited. */
+double        nearby_object_compute_history_score (guint              visit_count,
+                                                   gint64             last_visit_us,
+                                                   gint64             now_us);
 double        nearby_object_get_history_score (NearbyObject       *self);
 void          nearby_object_set_history_score (NearbyObject       *self,
                                                double              score);
