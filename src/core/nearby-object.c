@@ -802,7 +802,9 @@ nearby_object_dup_samples (NearbyObject *self)
 
 static void
 push_sample (NearbyObject *self,
-             gint64        time_us)
+             gint64        time_us,
+             double        rssi,
+             double        distance)
 {
   NearbyObjectSample *sample;
 
@@ -817,8 +819,8 @@ push_sample (NearbyObject *self,
 
   sample = &self->samples[(self->samples_start + self->samples_len) % SAMPLE_CAPACITY];
   sample->time_us = time_us;
-  sample->rssi = self->rssi;
-  sample->distance = self->distance;
+  sample->rssi = rssi;
+  sample->distance = distance;
   self->samples_len++;
 }
 
@@ -924,6 +926,22 @@ nearby_object_move_device (NearbyObject *self,
   target->last_seen_us = MAX (target->last_seen_us, device->last_seen_us);
 }
 
+/* What is shown (and notified) moves in steps, so that a label does not flicker between 1.2 and
+ * 1.3 m four times a second; the samples for the graph keep every value. */
+#define SHOWN_DISTANCE_STEP 0.05  /* relative */
+#define SHOWN_RSSI_STEP     0.5   /* dB */
+
+static gboolean
+distance_moved (double shown,
+                double distance)
+{
+  if ((shown < 0) != (distance < 0))
+    return TRUE;
+  if (distance < 0)
+    return FALSE;
+  return fabs (distance - shown) > shown * SHOWN_DISTANCE_STEP;
+}
+
 /* TRUE when @a is a better "nearest device" than @b. */
 static gboolean
 device_is_nearer (const NearbyObjectDevice *a,
@@ -1027,12 +1045,12 @@ nearby_object_refresh (NearbyObject *self,
       if (distance < 0)
         distance = -1.0;
 
-      if (self->distance != distance)
+      if (distance_moved (self->distance, distance))
         {
           self->distance = distance;
           g_object_notify_by_pspec (object, properties[PROP_DISTANCE]);
         }
-      if (self->rssi != rssi)
+      if (fabs (self->rssi - rssi) >= SHOWN_RSSI_STEP)
         {
           self->rssi = rssi;
           g_object_notify_by_pspec (object, properties[PROP_RSSI]);
@@ -1054,7 +1072,7 @@ nearby_object_refresh (NearbyObject *self,
         last_sample_us = self->samples[(self->samples_start + self->samples_len - 1)
                                        % SAMPLE_CAPACITY].time_us;
       if (self->samples_len == 0 || self->last_seen_us > last_sample_us)
-        push_sample (self, self->last_seen_us);
+        push_sample (self, self->last_seen_us, rssi, distance);
     }
 
   /* A device that stopped sending the URL frame keeps its last one, so this only changes when
