@@ -354,6 +354,37 @@ test_url_tlm_rotation (Fixture       *fixture,
   g_assert_cmpint (nearby_object_get_first_seen (object), ==, 1000 * SECOND);
 }
 
+/* A beacon with two URL slots: two objects, each with the device. */
+static void
+test_two_urls_one_device (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  NearbyObject *first;
+  NearbyObject *second;
+
+  for (int i = 0; i < 20; i++, fake_now += SECOND / 10)
+    emit_url (fixture, "C0:FF:EE:00:08:01",
+              i % 2 == 0 ? "https://slot.example/one" : "https://slot.example/two", 2.0);
+  nearby_object_list_flush (fixture->list);
+
+  g_assert_cmpuint (n_items (fixture), ==, 2);
+  first = nearby_object_list_get_object_by_key (fixture->list, "https://slot.example/one");
+  second = nearby_object_list_get_object_by_key (fixture->list, "https://slot.example/two");
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_nonnull (nearby_object_lookup_device (first, "C0:FF:EE:00:08:01"));
+  g_assert_nonnull (nearby_object_lookup_device (second, "C0:FF:EE:00:08:01"));
+  g_assert_cmpfloat_with_epsilon (nearby_object_get_distance (first), 2.0, 0.1);
+  g_assert_cmpfloat_with_epsilon (nearby_object_get_distance (second), 2.0, 0.1);
+
+  /* The beacon drops its second slot: that object goes stale and away, the first stays. */
+  for (int i = 0; i < 350; i++, fake_now += SECOND / 10)
+    emit_url (fixture, "C0:FF:EE:00:08:01", "https://slot.example/one", 2.0);
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (n_items (fixture), ==, 1);
+  g_assert_cmpstr (url_at (fixture, 0), ==, "https://slot.example/one");
+}
+
 static void
 on_notify_count (GObject    *object,
                  GParamSpec *pspec,
@@ -885,6 +916,7 @@ main (int   argc,
   ADD ("merge-by-url", test_merge_by_url);
   ADD ("nearest-device", test_nearest_device);
   ADD ("url-tlm-rotation", test_url_tlm_rotation);
+  ADD ("two-urls-one-device", test_two_urls_one_device);
   ADD ("stale-and-expiry", test_stale_and_expiry);
   ADD ("batching", test_batching);
   ADD ("no-reorder-on-jitter", test_no_reorder_on_jitter);

@@ -272,11 +272,20 @@ nearby_object_list_add_sighting (NearbyObjectList     *self,
           object = ensure_object (self, key);
           g_hash_table_insert (self->objects_by_address, g_strdup (sighting->address), object);
         }
+      else if (strength == 3 && key_strength (nearby_object_get_key (object)) == 3
+               && strcmp (key, nearby_object_get_key (object)) != 0)
+        {
+          /* One beacon broadcasting several URLs in turn (several Eddystone slots): each URL
+           * is an object of its own, with this device in both. Its other frames go with the
+           * URL it sent last. */
+          object = ensure_object (self, key);
+          g_hash_table_replace (self->objects_by_address, g_strdup (sighting->address), object);
+        }
       else if (strength >= key_strength (nearby_object_get_key (object))
                && strcmp (key, nearby_object_get_key (object)) != 0)
         {
           /* The device now says something more specific (a URL after TLM frames), or was
-           * reconfigured: its history moves along with it. */
+           * given another identity: its history moves along with it. */
           NearbyObject *previous = object;
 
           object = ensure_object (self, key);
