@@ -124,6 +124,15 @@ object_is_wanted (NearbyObjectList *self,
   return TRUE;
 }
 
+/* Still tracked (not expired, not replaced by another object with its key) and not filtered out. */
+static gboolean
+object_stays_shown (NearbyObjectList *self,
+                    NearbyObject     *object)
+{
+  return g_hash_table_lookup (self->objects_by_key, nearby_object_get_key (object)) == object
+         && object_is_wanted (self, object);
+}
+
 static int
 bucket_order (NearbyBucket bucket)
 {
@@ -401,9 +410,7 @@ tick (NearbyObjectList *self)
       NearbyObject *object = g_ptr_array_index (self->items, end - 1);
       guint start;
 
-      if (g_hash_table_contains (self->objects_by_key, nearby_object_get_key (object))
-          && g_hash_table_lookup (self->objects_by_key, nearby_object_get_key (object)) == object
-          && object_is_wanted (self, object))
+      if (object_stays_shown (self, object))
         {
           end--;
           continue;
@@ -414,8 +421,7 @@ tick (NearbyObjectList *self)
         {
           NearbyObject *before = g_ptr_array_index (self->items, start - 1);
 
-          if (g_hash_table_lookup (self->objects_by_key, nearby_object_get_key (before)) == before
-              && object_is_wanted (self, before))
+          if (object_stays_shown (self, before))
             break;
           start--;
         }
