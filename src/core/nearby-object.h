@@ -25,7 +25,8 @@ typedef struct {
   double distance;  /* smoothed, metres; negative when unknown */
 } NearbyObjectSample;
 
-/* One radio broadcasting the object: a beacon, or one address of a beacon that rotates them. */
+/* One radio broadcasting the object: a beacon, or one address of a beacon that rotates them.
+ * Owned by the object; valid until the list's next tick (which may forget silent devices). */
 typedef struct _NearbyObjectDevice NearbyObjectDevice;
 
 const char        *nearby_object_device_get_address   (const NearbyObjectDevice *device);
