@@ -661,8 +661,22 @@ test_encode_shortest_exhaustive (void)
   g_assert_cmpuint (fitting, >, 400);
   g_assert_cmpuint (fitting, <, 3600);
 
+  /* Where greedy longest-match goes wrong: taking the longest scheme "http://www." leaves
+   * "info/" as five literal bytes, while "http://" + "www" + ".info/" takes four. */
+  {
+    guint8 out[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
+    size_t out_len, excess;
+    static const guint8 expected[] = { 0x10, 0x00, 0x02, 'w', 'w', 'w', 0x04 };
+
+    g_assert_cmpint (nearby_frame_encode_eddystone_url ("http://www.info/", 0, out, &out_len, &excess),
+                     ==, NEARBY_FRAME_OK);
+    g_assert_cmpmem (out, out_len, expected, sizeof expected);
+  }
+
   /* Hand-picked overlaps: ".com/" vs ".com" + "/", "www." in the scheme or not. */
   check_encoding_is_shortest ("http://www.com/");
+  check_encoding_is_shortest ("http://www.info/");
+  check_encoding_is_shortest ("https://www.gov.biz/");
   check_encoding_is_shortest ("https://a.com/.com.org/.info/.info");
   check_encoding_is_shortest ("https://www.www.com");
   check_encoding_is_shortest ("http://.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/.com/");

@@ -738,8 +738,9 @@ nearby_frame_decode_advertisement (const uint8_t    *payload,
 /* Encoding. The shortest encoding is a shortest path over character positions: from position i
  * one byte reaches i + 1 (a literal character) or i + strlen (expansion) when that expansion's
  * text starts at i. Costs are computed from the end, so cost[i] is the fewest bytes that encode
- * text[i..n). Greedy longest-match gives the same answer for today's table, but the DP stays
- * right whatever expansions overlap. */
+ * text[i..n). Greedy longest-match is not enough: "http://www.info/" takes five bytes after the
+ * longest scheme prefix "http://www." ("info/" is literal), but four after "http://" ("www" and
+ * ".info/"). So every scheme prefix is tried, each with the shortest path after it. */
 
 static bool
 is_literal (unsigned char c)
