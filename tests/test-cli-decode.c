@@ -230,15 +230,17 @@ test_decode_stdin (void)
                                    GOO_GL_PAYLOAD "\n"
                                    "\n"
                                    "not hex at all\n"
+                                   "\xff\xfe binary junk\n"
                                    "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5\r\n",
                                    TRUE, "decode", NULL);
   JsonObject *ibeacon;
 
   g_assert_cmpint (run->status, ==, 1);
-  g_assert_cmpuint (run->objects->len, ==, 3);
+  g_assert_cmpuint (run->objects->len, ==, 4);
   g_assert_cmpstr (string_member (object_at (run, 0), "url"), ==, "https://goo.gl/Aq18zF");
   g_assert_cmpstr (string_member (object_at (run, 1), "error_code"), ==, "not-hex");
-  ibeacon = object_at (run, 2);
+  g_assert_cmpstr (string_member (object_at (run, 2), "error_code"), ==, "not-hex");
+  ibeacon = object_at (run, 3);
   g_assert_cmpstr (string_member (ibeacon, "protocol"), ==, "ibeacon");
   g_assert_cmpstr (string_member (ibeacon, "uuid"), ==, "e2c56db5-dffb-48d2-b060-d0f5a71096e0");
   g_assert_cmpint (json_object_get_int_member (ibeacon, "major"), ==, 1);
