@@ -849,6 +849,31 @@ test_all_short_inputs (void)
     }
 }
 
+/* Every 3-byte string: no frame is that short, so each one must be rejected, with a code in
+ * range, and a payload decode must never report frames out of nothing. */
+static void
+test_all_three_byte_inputs (void)
+{
+  NearbyFrame frame;
+  NearbyFrame status;
+  guint8 data[3];
+
+  for (guint value = 0; value < (1u << 24); value++)
+    {
+      data[0] = (guint8) (value >> 16);
+      data[1] = (guint8) (value >> 8);
+      data[2] = (guint8) value;
+
+      if (nearby_frame_decode_service_data (NEARBY_UUID16_EDDYSTONE, data, 3, &frame) == NEARBY_FRAME_OK ||
+          nearby_frame_decode_service_data (NEARBY_UUID16_URIBEACON, data, 3, &frame) == NEARBY_FRAME_OK ||
+          frame.error >= NEARBY_FRAME_N_ERRORS)
+        g_error ("%02x%02x%02x decoded as a frame", data[0], data[1], data[2]);
+      if (nearby_frame_decode_advertisement_detailed (data, 3, &frame, 1, &status) != 0 ||
+          status.error == NEARBY_FRAME_OK || status.error >= NEARBY_FRAME_N_ERRORS)
+        g_error ("payload %02x%02x%02x yielded a frame", data[0], data[1], data[2]);
+    }
+}
+
 /* Random bytes up to 31 long, biased towards the shapes the decoders look for, so that deep
  * paths are reached and not only the first length check. */
 static void
@@ -910,6 +935,7 @@ main (int   argc,
   g_test_add_func ("/frame/encode/roundtrip", test_encode_roundtrip);
   g_test_add_func ("/frame/encode/errors", test_encode_errors);
   g_test_add_func ("/frame/robust/all-short-inputs", test_all_short_inputs);
+  g_test_add_func ("/frame/robust/all-three-byte-inputs", test_all_three_byte_inputs);
   g_test_add_func ("/frame/robust/random-inputs", test_random_inputs);
 
   return g_test_run ();
