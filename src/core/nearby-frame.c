@@ -191,6 +191,9 @@ nearby_frame_format_error (const NearbyFrame *frame,
         snprintf (buffer, size,
                   "The Eddystone-UID frame is %u bytes long; it needs 18 (20 with the two reserved bytes).",
                   length);
+      else if (frame->kind == NEARBY_FRAME_KIND_URL && byte == URIBEACON_SCHEME_URN_UUID)
+        snprintf (buffer, size, "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID).",
+                  name, length, limit);
       else
         snprintf (buffer, size, "The %s is %u byte%s long; it needs %s%u.",
                   name, length, length == 1 ? "" : "s",
@@ -206,6 +209,9 @@ nearby_frame_format_error (const NearbyFrame *frame,
         snprintf (buffer, size,
                   "The Eddystone-UID frame is %u bytes long; it must be 18, or 20 with the two reserved bytes.",
                   length);
+      else if (frame->kind == NEARBY_FRAME_KIND_URL && byte == URIBEACON_SCHEME_URN_UUID)
+        snprintf (buffer, size, "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID).",
+                  name, length, limit);
       else
         snprintf (buffer, size, "The %s is %u bytes long; it allows at most %u.", name, length, limit);
       break;
@@ -401,7 +407,11 @@ decode_url (NearbyFrame   *frame,
       if (len == 1)
         return fail (frame, NEARBY_FRAME_ERROR_EMPTY_URL, offset + 1, scheme, offset + len, 0);
       if (len - 1 != UUID_LEN)
-        return fail_length (frame, offset + len, offset + 1 + UUID_LEN);
+        {
+          fail_length (frame, offset + len, offset + 1 + UUID_LEN);
+          frame->error_byte = scheme;
+          return frame->error;
+        }
       append_text (frame, &used, url_schemes[scheme]);
       format_uuid (frame->url + used, data + 1);
       return NEARBY_FRAME_OK;
