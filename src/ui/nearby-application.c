@@ -1,5 +1,8 @@
 /* nearby-application.c
  *
+ * The application owns the services (where sightings come from, the object list, the history)
+ * and the actions on objects; windows only show them.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -12,23 +15,38 @@
 #include "nearby-application.h"
 #include "nearby-demo.h"
 #include "nearby-preferences.h"
+#include "nearby-replay.h"
 #include "nearby-resources.h"
 #include "nearby-window.h"
 
 struct _NearbyApplication
 {
-  AdwApplication  parent_instance;
+  AdwApplication     parent_instance;
 
-  GSettings      *settings;
-  NearbySource   *source;
-  GtkStringList  *blocked_sites;
+  GSettings         *settings;
+  NearbyHistory     *history;
+  NearbyObjectList  *objects;
+  GtkFilterListModel *shown_objects;
+  GtkCustomFilter   *blocked_filter;
+  NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
+  NearbyDemo        *demo;
+  GtkStringList     *blocked_sites;
+  GCancellable      *cancellable;
 
-  gboolean        developer;
-  gboolean        demo;
-  char           *replay_path;
+  gboolean           developer;    /* --developer: for this run only */
+  gboolean           start_demo;
+  char              *replay_path;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION)
+
+enum {
+  PROP_0,
+  PROP_DEVELOPER_MODE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 NearbyApplication *
 nearby_application_new (void)
@@ -40,6 +58,31 @@ nearby_application_new (void)
                        NULL);
 }
 
+NearbyObjectList *
+nearby_application_get_objects (NearbyApplication *self)
+{
+  g_return_val_if_fail (NEARBY_IS_APPLICATION (self), NULL);
+
+  return self->objects;
+}
+
+NearbyHistory *
+nearby_application_get_history (NearbyApplication *self)
+{
+  g_return_val_if_fail (NEARBY_IS_APPLICATION (self), NULL);
+
+  return self->history;
+}
+
+gboolean
+nearby_application_get_developer_mode (NearbyApplication *self)
+{
+  g_return_val_if_fail (NEARBY_IS_APPLICATION (self), FALSE);
+
+  return self->developer ||
+         (self->settings != NULL && g_settings_get_boolean (self->settings, "developer-mode"));
+}
+
 static NearbyWindow *
 nearby_application_get_window (NearbyApplication *self)
 {
@@ -49,26 +92,155 @@ nearby_application_get_window (NearbyApplication *self)
 }
 
 static void
-nearby_application_start_demo (NearbyApplication *self)
+nearby_application_toast (NearbyApplication *self,
+                          const char        *message)
 {
-  g_autoptr(NearbyDemo) demo = nearby_demo_new ();
-  g_autoptr(GError) error = NULL;
   NearbyWindow *window = nearby_application_get_window (self);
 
-  if (!nearby_demo_start (demo, &error))
+  if (window != NULL)
+    nearby_window_show_toast (window, message);
+  else
+    g_message ("%s", message);
+}
+
+static void
+nearby_application_set_source (NearbyApplication *self,
+                               NearbySource      *source)
+{
+  NearbyWindow *window = nearby_application_get_window (self);
+
+  g_set_object (&self->source, source);
+  nearby_object_list_add_source (self->objects, source);
+  if (window != NULL)
+    nearby_window_set_source (window, source);
+}
+
+static void
+nearby_application_start_demo (NearbyApplication *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->demo != NULL)
+    return;
+
+  self->demo = nearby_demo_new ();
+  if (!nearby_demo_start (self->demo, &error))
     {
       g_autofree char *message = g_strdup_printf (_("Cannot start the demo: %s"), error->message);
 
-      if (window != NULL)
-        nearby_window_show_toast (window, message);
-      else
-        g_printerr ("%s\n", message);
+      g_clear_object (&self->demo);
+      nearby_application_toast (self, message);
       return;
     }
 
-  g_set_object (&self->source, NEARBY_SOURCE (demo));
-  if (window != NULL)
-    nearby_window_set_source (window, self->source);
+  nearby_application_set_source (self, NEARBY_SOURCE (self->demo));
+}
+
+/* History → objects: favourites and how often the user opened each one feed the ranking. */
+static void
+nearby_application_apply_history (NearbyApplication *self,
+                                  NearbyObject      *object)
+{
+  const char *url = nearby_object_get_url (object);
+  guint count = 0;
+  gint64 last_visit = 0;
+
+  if (url == NULL || !nearby_history_get_is_open (self->history))
+    return;
+
+  nearby_object_set_favourite (object, nearby_history_is_favourite (self->history, url));
+  if (nearby_history_get_visit_stats (self->history, url, &count, &last_visit))
+    {
+      nearby_object_set_visit_count (object, count);
+      nearby_object_set_last_visit (object, last_visit);
+      nearby_object_set_history_score (object,
+                                       nearby_object_compute_history_score (count, last_visit,
+                                                                            g_get_real_time ()));
+    }
+}
+
+static void
+on_object_added (NearbyApplication *self,
+                 NearbyObject      *object)
+{
+  nearby_application_apply_history (self, object);
+}
+
+static char *
+host_of_url (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return uri != NULL && g_uri_get_host (uri) != NULL ? g_ascii_strdown (g_uri_get_host (uri), -1)
+                                                     : NULL;
+}
+
+static gboolean
+object_not_blocked (gpointer item,
+                    gpointer user_data)
+{
+  NearbyApplication *self = user_data;
+  g_autofree char *host = host_of_url (nearby_object_get_url (NEARBY_OBJECT (item)));
+
+  return host == NULL || !nearby_history_is_host_blocked (self->history, host);
+}
+
+static void
+on_blocked_hosts_listed (GObject      *source,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) hosts = nearby_history_list_blocked_hosts_finish (NEARBY_HISTORY (source), result,
+                                                                  &error);
+
+  if (hosts == NULL)
+    return;
+
+  gtk_string_list_splice (self->blocked_sites, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->blocked_sites)),
+                          (const char * const *) hosts);
+  gtk_filter_changed (GTK_FILTER (self->blocked_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_history_changed (NearbyApplication *self,
+                    NearbyHistoryData  what)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
+
+  if (what & NEARBY_HISTORY_DATA_BLOCKED_HOSTS)
+    nearby_history_list_blocked_hosts_async (self->history, self->cancellable,
+                                             on_blocked_hosts_listed, g_object_ref (self));
+
+  if (what & (NEARBY_HISTORY_DATA_VISITS | NEARBY_HISTORY_DATA_FAVOURITES))
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(NearbyObject) object = g_list_model_get_item (G_LIST_MODEL (self->objects), i);
+
+          nearby_application_apply_history (self, object);
+        }
+    }
+}
+
+static void
+on_history_opened (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!nearby_history_open_finish (NEARBY_HISTORY (source), result, &error))
+    return;
+
+  /* A damaged history was set aside: say so once, calmly; the app works either way. */
+  if (nearby_history_get_problem (self->history) != NULL)
+    nearby_application_toast (self, nearby_history_get_problem (self->history));
+
+  on_history_changed (self, NEARBY_HISTORY_DATA_ALL);
 }
 
 static void
@@ -78,7 +250,12 @@ nearby_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (nearby_window_new (self, self->source, NULL));
+    {
+      window = GTK_WINDOW (nearby_window_new (self, self->source,
+                                              G_LIST_MODEL (self->shown_objects)));
+      g_object_bind_property (window, "list-engaged", self->objects, "frozen",
+                              G_BINDING_SYNC_CREATE);
+    }
 
   gtk_window_present (window);
 }
@@ -95,21 +272,38 @@ nearby_application_handle_local_options (GApplication *app,
       return 0;
     }
 
-  g_variant_dict_lookup (options, "demo", "b", &self->demo);
+  g_variant_dict_lookup (options, "demo", "b", &self->start_demo);
   g_variant_dict_lookup (options, "developer", "b", &self->developer);
   g_variant_dict_lookup (options, "replay", "^ay", &self->replay_path);
 
-  if (self->replay_path != NULL && self->demo)
+  if (self->replay_path != NULL && self->start_demo)
     {
       g_printerr ("%s\n", _("--demo and --replay cannot be used together"));
       return 2;
     }
 
-  /* A demo, a replay or a developer session is its own instance, separate from a running app. */
-  if (self->demo || self->replay_path != NULL || self->developer)
+  /* A demo, a replay or a developer session is its own instance, apart from a running app. */
+  if (self->start_demo || self->replay_path != NULL || self->developer)
     g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
 
   return -1;
+}
+
+static void
+on_developer_mode_changed (NearbyApplication *self)
+{
+  nearby_object_list_set_show_non_browsable (self->objects,
+                                             nearby_application_get_developer_mode (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
+}
+
+static gboolean
+seconds_to_ms (GValue   *value,
+               GVariant *variant,
+               gpointer  user_data)
+{
+  g_value_set_uint (value, g_variant_get_uint32 (variant) * 1000);
+  return TRUE;
 }
 
 static void
@@ -123,16 +317,55 @@ nearby_application_startup (GApplication *app)
   G_APPLICATION_CLASS (nearby_application_parent_class)->startup (app);
 
   self->settings = g_settings_new (APP_ID);
-  if (self->developer)
-    {
-      /* For this run only: the settings backend keeps what the user chose. */
-      g_settings_delay (self->settings);
-      g_settings_set_boolean (self->settings, "developer-mode", TRUE);
-      g_settings_set_boolean (self->settings, "privacy-choice-made", TRUE);
-    }
+  self->cancellable = g_cancellable_new ();
 
-  if (self->demo)
-    nearby_application_start_demo (self);
+  self->history = nearby_history_new (NULL);
+  g_signal_connect_object (self->history, "changed",
+                           G_CALLBACK (on_history_changed), self, G_CONNECT_SWAPPED);
+  nearby_history_open_async (self->history, self->cancellable, on_history_opened,
+                             g_object_ref (self));
+
+  self->objects = nearby_object_list_new (NULL);
+  g_signal_connect_object (self->objects, "object-added",
+                           G_CALLBACK (on_object_added), self, G_CONNECT_SWAPPED);
+  g_settings_bind_with_mapping (self->settings, "stale-seconds", self->objects, "stale-timeout",
+                                G_SETTINGS_BIND_GET, seconds_to_ms, NULL, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "expiry-seconds", self->objects, "expiry-timeout",
+                                G_SETTINGS_BIND_GET, seconds_to_ms, NULL, NULL, NULL);
+  g_settings_bind (self->settings, "path-loss-exponent", self->objects, "path-loss-exponent",
+                   G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "show-hidden", self->objects, "show-invisible",
+                   G_SETTINGS_BIND_GET);
+  g_signal_connect_object (self->settings, "changed::developer-mode",
+                           G_CALLBACK (on_developer_mode_changed), self, G_CONNECT_SWAPPED);
+  on_developer_mode_changed (self);
+
+  self->blocked_filter = gtk_custom_filter_new (object_not_blocked, self, NULL);
+  self->shown_objects = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->objects)),
+                                                   g_object_ref (GTK_FILTER (self->blocked_filter)));
+
+  if (self->start_demo)
+    {
+      nearby_application_start_demo (self);
+    }
+  else if (self->replay_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (self->replay_path);
+      g_autoptr(NearbyReplay) replay = nearby_replay_new (file);
+
+      nearby_application_set_source (self, NEARBY_SOURCE (replay));
+      nearby_replay_start (replay);
+    }
+}
+
+static void
+nearby_application_shutdown (GApplication *app)
+{
+  NearbyApplication *self = NEARBY_APPLICATION (app);
+
+  g_cancellable_cancel (self->cancellable);
+
+  G_APPLICATION_CLASS (nearby_application_parent_class)->shutdown (app);
 }
 
 static void
@@ -140,12 +373,37 @@ nearby_application_finalize (GObject *object)
 {
   NearbyApplication *self = NEARBY_APPLICATION (object);
 
-  g_clear_object (&self->settings);
+  g_clear_object (&self->shown_objects);
+  g_clear_object (&self->blocked_filter);
+  g_clear_object (&self->objects);
   g_clear_object (&self->source);
+  g_clear_object (&self->demo);
+  g_clear_object (&self->history);
+  g_clear_object (&self->settings);
   g_clear_object (&self->blocked_sites);
+  g_clear_object (&self->cancellable);
   g_free (self->replay_path);
 
   G_OBJECT_CLASS (nearby_application_parent_class)->finalize (object);
+}
+
+static void
+nearby_application_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  NearbyApplication *self = NEARBY_APPLICATION (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEVELOPER_MODE:
+      g_value_set_boolean (value, nearby_application_get_developer_mode (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -155,10 +413,232 @@ nearby_application_class_init (NearbyApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   object_class->finalize = nearby_application_finalize;
+  object_class->get_property = nearby_application_get_property;
 
   app_class->activate = nearby_application_activate;
   app_class->startup = nearby_application_startup;
+  app_class->shutdown = nearby_application_shutdown;
   app_class->handle_local_options = nearby_application_handle_local_options;
+
+  properties[PROP_DEVELOPER_MODE] =
+    g_param_spec_boolean ("developer-mode", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+/* Actions on objects take the object's key, so rows, menus and shortcuts share them. */
+
+typedef struct {
+  NearbyApplication *self;
+  char              *url;
+} OpenRequest;
+
+static void
+open_request_free (OpenRequest *request)
+{
+  g_object_unref (request->self);
+  g_free (request->url);
+  g_free (request);
+}
+
+static void
+on_uri_shown (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  OpenRequest *request = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
+    {
+      nearby_history_record_visit_async (request->self->history, request->url, 0,
+                                         NULL, NULL, NULL);
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not open the page: %s"),
+                                                  error->message);
+
+      nearby_application_toast (request->self, message);
+    }
+
+  open_request_free (request);
+}
+
+static gboolean
+url_is_openable (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  /* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
+   * never launched. */
+  return uri != NULL && g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0' &&
+         (g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ||
+          g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") == 0);
+}
+
+static NearbyObject *
+lookup_object (NearbyApplication *self,
+               GVariant          *parameter)
+{
+  return nearby_object_list_get_object_by_key (self->objects, g_variant_get_string (parameter, NULL));
+}
+
+static void
+open_object_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+  NearbyWindow *window = nearby_application_get_window (self);
+  OpenRequest *request;
+  const char *url;
+
+  if (object == NULL)
+    {
+      nearby_application_toast (self, _("That object is no longer nearby"));
+      return;
+    }
+
+  url = nearby_object_get_url (object);
+  if (!url_is_openable (url))
+    {
+      nearby_application_toast (self, _("This object has no web page to open"));
+      return;
+    }
+  if (window == NULL)
+    return;
+
+  request = g_new0 (OpenRequest, 1);
+  request->self = g_object_ref (self);
+  request->url = g_strdup (url);
+  gtk_show_uri_full (GTK_WINDOW (window), url, GDK_CURRENT_TIME, NULL, on_uri_shown, request);
+}
+
+static void
+copy_link_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+  NearbyWindow *window = nearby_application_get_window (self);
+
+  if (object == NULL || nearby_object_get_url (object) == NULL || window == NULL)
+    return;
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (window)),
+                          nearby_object_get_url (object));
+  nearby_application_toast (self, _("Link copied"));
+}
+
+static void
+toggle_favourite_action (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+  const char *url;
+
+  if (object == NULL || (url = nearby_object_get_url (object)) == NULL)
+    return;
+
+  if (nearby_object_get_favourite (object))
+    nearby_history_remove_favourite_async (self->history, url, NULL, NULL, NULL);
+  else
+    nearby_history_add_favourite_async (self->history, url, NULL, NULL, NULL);
+  /* Shown at once; the history's "changed" confirms it. */
+  nearby_object_set_favourite (object, !nearby_object_get_favourite (object));
+}
+
+static void
+block_site_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  const char *host = g_variant_get_string (parameter, NULL);
+  NearbyWindow *window = nearby_application_get_window (self);
+  g_autofree char *title = g_strdup_printf (_("Objects from %s are hidden"), host);
+  AdwToast *toast;
+
+  nearby_history_block_host_async (self->history, host, NULL, NULL, NULL);
+
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "app.unblock-site");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (host));
+  if (window != NULL)
+    nearby_window_add_toast (window, toast);
+  else
+    g_object_unref (g_object_ref_sink (toast));
+}
+
+static void
+unblock_site_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+
+  nearby_history_unblock_host_async (self->history, g_variant_get_string (parameter, NULL),
+                                     NULL, NULL, NULL);
+}
+
+static void
+on_history_cleared (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (nearby_history_clear_finish (NEARBY_HISTORY (source), result, &error))
+    nearby_application_toast (self, _("History cleared"));
+  else
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not clear the history: %s"),
+                                                  error->message);
+
+      nearby_application_toast (self, message);
+    }
+}
+
+static void
+on_clear_history_response (AdwMessageDialog  *dialog,
+                           const char        *response,
+                           NearbyApplication *self)
+{
+  if (g_str_equal (response, "clear"))
+    nearby_history_clear_async (self->history, NEARBY_HISTORY_DATA_ALL, NULL,
+                                on_history_cleared, g_object_ref (self));
+}
+
+static void
+clear_history_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  AdwMessageDialog *dialog;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, _("Clear History?"),
+    _("Nearby will forget which objects you opened, your favourites, hidden sites and every "
+      "cached page. This cannot be undone.")));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "clear", _("_Clear"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "clear", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_clear_history_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -187,7 +667,7 @@ about_action (GSimpleAction *action,
 static void
 preferences_action (GSimpleAction *action,
                     GVariant      *parameter,
-                    gpointer      user_data)
+                    gpointer       user_data)
 {
   NearbyApplication *self = user_data;
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
@@ -217,6 +697,12 @@ static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "preferences", preferences_action },
   { "demo", demo_action },
+  { "open-object", open_object_action, "s" },
+  { "copy-link", copy_link_action, "s" },
+  { "toggle-favourite", toggle_favourite_action, "s" },
+  { "block-site", block_site_action, "s" },
+  { "unblock-site", unblock_site_action, "s" },
+  { "clear-history", clear_history_action },
 };
 
 static const GOptionEntry app_options[] = {
@@ -236,8 +722,7 @@ nearby_application_init (NearbyApplication *self)
   self->blocked_sites = gtk_string_list_new (NULL);
 
   g_application_add_main_option_entries (G_APPLICATION (self), app_options);
-  g_application_set_option_context_parameter_string (G_APPLICATION (self),
-                                                     _("[COMMAND …]"));
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[COMMAND …]"));
   g_application_set_option_context_description (G_APPLICATION (self),
     _("Commands for beacon developers: decode, encode, scan, resolve, advertise.\n"
       "Run “nearby help” for the list."));

@@ -7,11 +7,18 @@
 
 #include <adwaita.h>
 
+#include "nearby-history.h"
+#include "nearby-object-list.h"
+
 G_BEGIN_DECLS
 
 #define NEARBY_TYPE_APPLICATION (nearby_application_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyApplication, nearby_application, NEARBY, APPLICATION, AdwApplication)
 
-NearbyApplication *nearby_application_new (void);
+NearbyApplication *nearby_application_new                (void);
+NearbyObjectList  *nearby_application_get_objects        (NearbyApplication *self);
+NearbyHistory     *nearby_application_get_history        (NearbyApplication *self);
+/* The developer-mode setting, or --developer for this run. */
+gboolean           nearby_application_get_developer_mode (NearbyApplication *self);
 
 G_END_DECLS

@@ -27,6 +27,9 @@ struct _NearbyWindow
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
   GtkLabel             *scan_label;
+
+  gboolean              pointer_in_list;
+  gboolean              focus_in_list;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyWindow, nearby_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -35,6 +38,7 @@ enum {
   PROP_0,
   PROP_SOURCE,
   PROP_OBJECTS,
+  PROP_LIST_ENGAGED,
   N_PROPS
 };
 
@@ -86,7 +90,10 @@ nearby_window_update_page (NearbyWindow *self)
 {
   NearbySourceState state = NEARBY_SOURCE_STATE_STARTING;
   guint n_objects = 0;
-  gboolean chosen = g_settings_get_boolean (self->settings, "privacy-choice-made");
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  gboolean chosen = g_settings_get_boolean (self->settings, "privacy-choice-made") ||
+                    (NEARBY_IS_APPLICATION (app) &&
+                     nearby_application_get_developer_mode (NEARBY_APPLICATION (app)));
   const char *page;
 
   if (self->source != NULL)
@@ -179,6 +186,62 @@ nearby_window_show_toast (NearbyWindow *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
 
+void
+nearby_window_add_toast (NearbyWindow *self,
+                         AdwToast     *toast)
+{
+  g_return_if_fail (NEARBY_IS_WINDOW (self));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+gboolean
+nearby_window_get_list_engaged (NearbyWindow *self)
+{
+  g_return_val_if_fail (NEARBY_IS_WINDOW (self), FALSE);
+
+  return self->pointer_in_list || self->focus_in_list;
+}
+
+/* The list must not move under the pointer or the keyboard focus: the app freezes the order
+ * while the person is engaged with it. */
+static void
+nearby_window_update_engaged (NearbyWindow *self,
+                              gboolean      pointer_in_list,
+                              gboolean      focus_in_list)
+{
+  gboolean was_engaged = nearby_window_get_list_engaged (self);
+
+  self->pointer_in_list = pointer_in_list;
+  self->focus_in_list = focus_in_list;
+  if (was_engaged != nearby_window_get_list_engaged (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIST_ENGAGED]);
+}
+
+static void
+on_list_pointer_enter (NearbyWindow *self)
+{
+  nearby_window_update_engaged (self, TRUE, self->focus_in_list);
+}
+
+static void
+on_list_pointer_leave (NearbyWindow *self)
+{
+  nearby_window_update_engaged (self, FALSE, self->focus_in_list);
+}
+
+static void
+on_list_focus_enter (NearbyWindow *self)
+{
+  nearby_window_update_engaged (self, self->pointer_in_list, TRUE);
+}
+
+static void
+on_list_focus_leave (NearbyWindow *self)
+{
+  nearby_window_update_engaged (self, self->pointer_in_list, FALSE);
+}
+
 static void
 on_list_view_activate (NearbyWindow *self,
                        guint         position)
@@ -258,6 +321,10 @@ nearby_window_get_property (GObject    *object,
       g_value_set_object (value, self->objects);
       break;
 
+    case PROP_LIST_ENGAGED:
+      g_value_set_boolean (value, nearby_window_get_list_engaged (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -307,6 +374,11 @@ nearby_window_class_init (NearbyWindowClass *klass)
                          G_TYPE_LIST_MODEL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_LIST_ENGAGED] =
+    g_param_spec_boolean ("list-engaged", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -318,6 +390,10 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_label);
   gtk_widget_class_bind_template_callback (widget_class, on_list_view_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_enter);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_leave);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_focus_enter);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_focus_leave);
 
   gtk_widget_class_install_action (widget_class, "win.choose-lookup-policy", "s",
                                    choose_lookup_policy_action);

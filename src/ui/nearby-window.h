@@ -22,6 +22,10 @@ void          nearby_window_set_source  (NearbyWindow      *self,
                                          NearbySource      *source);
 void          nearby_window_show_toast  (NearbyWindow      *self,
                                          const char        *message);
+void          nearby_window_add_toast   (NearbyWindow      *self,
+                                         AdwToast          *toast);
+/* TRUE while the pointer or the keyboard focus is on the list. */
+gboolean      nearby_window_get_list_engaged (NearbyWindow *self);
 
 /* Which stack page to show; pure, so that it can be tested without a display. */
 const char   *nearby_window_page_for    (NearbySourceState  state,
