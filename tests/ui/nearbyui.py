@@ -118,6 +118,60 @@ class NearbyTestCase(unittest.TestCase):
                 self.process.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
+    def install_fake_browser(self):
+        """A web browser that only writes down the URLs it is asked to open."""
+        self.opened_log = os.path.join(self.tmp, 'opened-urls')
+        script = os.path.join(self.tmp, 'fake-browser')
+        with open(script, 'w') as f:
+            f.write(f'#!/bin/sh\nprintf "%s\\n" "$1" >> {self.opened_log}\n')
+        os.chmod(script, 0o755)
+        apps = os.path.join(self.tmp, 'data', 'applications')
+        os.makedirs(apps, exist_ok=True)
+        with open(os.path.join(apps, 'fake-browser.desktop'), 'w') as f:
+            f.write('[Desktop Entry]\nType=Application\nName=Fake Browser\n'
+                    f'Exec={script} %u\n'
+                    'MimeType=x-scheme-handler/http;x-scheme-handler/https;text/html;\n')
+        with open(os.path.join(self.tmp, 'config', 'mimeapps.list'), 'w') as f:
+            f.write('[Default Applications]\n'
+                    'x-scheme-handler/http=fake-browser.desktop\n'
+                    'x-scheme-handler/https=fake-browser.desktop\n')
+
+    def opened_urls(self):
+        try:
+            with open(self.opened_log) as f:
+                return [line.strip() for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def watch_notifications(self):
+        """Records every notification request on the session bus (there must be none)."""
+        self.notification_log = os.path.join(self.tmp, 'notifications')
+        self.monitor = subprocess.Popen(
+            ['dbus-monitor', '--session',
+             "interface='org.freedesktop.Notifications'",
+             "interface='org.gtk.Notifications'",
+             "interface='org.freedesktop.portal.Notification'"],
+            stdout=open(self.notification_log, 'w'), stderr=subprocess.DEVNULL)
+        self.addCleanup(self.monitor.terminate)
+
+    def notifications_sent(self):
+        with open(self.notification_log) as f:
+            return [line for line in f if 'member=' in line and 'NameAcquired' not in line
+                    and 'member=AddMatch' not in line and 'BecomeMonitor' not in line]
+
+    def history_visits(self):
+        import sqlite3
+        path = os.path.join(self.tmp, 'data', 'nearby', 'history.db')
+        if not os.path.exists(path):
+            return []
+        connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+        try:
+            return connection.execute('SELECT url, visit_count FROM visits').fetchall()
+        except sqlite3.Error:
+            return []
+        finally:
+            connection.close()
+
     def write_settings(self, values):
         """Pre-seeds GSettings through the keyfile backend, as if the user had chosen them."""
         folder = os.path.join(self.tmp, 'config', 'glib-2.0', 'settings')
