@@ -282,7 +282,7 @@ nearby_url_policy_check_url (const char       *url,
     return NULL;
 
   return g_uri_build (G_URI_FLAGS_ENCODED_PATH | G_URI_FLAGS_ENCODED_QUERY |
-                      G_URI_FLAGS_ENCODED_FRAGMENT,
+                      G_URI_FLAGS_ENCODED_FRAGMENT | G_URI_FLAGS_SCHEME_NORMALIZE,
                       g_uri_get_scheme (uri), NULL, host, g_uri_get_port (uri),
                       g_uri_get_path (uri), g_uri_get_query (uri), g_uri_get_fragment (uri));
 }
@@ -446,7 +446,9 @@ nearby_url_display (const char            *url,
     g_string_append_printf (out, "[%s]", host);
   else
     g_string_append (out, host);
-  if (g_uri_get_port (uri) > 0)
+  if (g_uri_get_port (uri) > 0 &&
+      !(g_uri_get_port (uri) == 443 && g_ascii_strcasecmp (scheme, "https") == 0) &&
+      !(g_uri_get_port (uri) == 80 && g_ascii_strcasecmp (scheme, "http") == 0))
     g_string_append_printf (out, ":%d", g_uri_get_port (uri));
   g_string_append (out, g_uri_get_path (uri));
   if (g_uri_get_query (uri) != NULL)
