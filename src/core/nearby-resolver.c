@@ -819,11 +819,8 @@ looks_binary (const guint8 *data,
         return TRUE;
     }
 
-  /* UTF-16 pages start with a BOM; anything else with NUL bytes is not text. */
-  if (len >= 2 && ((data[0] == 0xff && data[1] == 0xfe) || (data[0] == 0xfe && data[1] == 0xff)))
-    return FALSE;
-
-  return memchr (data, '\0', MIN (len, SNIFF_BYTES)) != NULL;
+  /* Stray NUL bytes do not make a page binary: the parser copes with them. */
+  return FALSE;
 }
 
 /* The header says what the server thinks; the first bytes say what it sent. */
@@ -1013,7 +1010,24 @@ header_dimensions_ok (const char   *type,
     }
   else
     {
-      /* ICO: each directory entry is at most 256 px; a PNG inside is checked in size-prepared. */
+      /* ICO: entries are at most 256 px (a PNG inside is checked in size-prepared), but every
+       * entry must lie inside the file: the decoder would show a truncated one half drawn. */
+      guint count;
+
+      if (len < 6)
+        return FALSE;
+      count = data[4] | (data[5] << 8);
+      if (count == 0 || count > 64 || len < 6 + 16 * (gsize) count)
+        return FALSE;
+      for (guint i = 0; i < count; i++)
+        {
+          const guint8 *entry = data + 6 + 16 * i;
+          guint64 size = entry[8] | (entry[9] << 8) | (entry[10] << 16) | ((guint64) entry[11] << 24);
+          guint64 offset = entry[12] | (entry[13] << 8) | (entry[14] << 16) | ((guint64) entry[15] << 24);
+
+          if (size == 0 || offset + size > len)
+            return FALSE;
+        }
       return TRUE;
     }
 
