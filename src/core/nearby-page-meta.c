@@ -20,6 +20,7 @@
 #include <libxml/parserInternals.h>
 
 #include "nearby-page-meta.h"
+#include "nearby-url-policy.h"
 
 #define PRESCAN_BYTES      1024
 #define MAX_RAW_TEXT       (8 * 1024)   /* bytes of title or body text kept before cleaning */
@@ -155,7 +156,8 @@ normalize_charset_label (const char *label,
   g_autofree char *lower = NULL;
   GIConv probe;
 
-  lower = g_ascii_strdown (g_strstrip (g_strndup (label, len)), -1);
+  lower = g_ascii_strdown (label, len);
+  g_strstrip (lower);
   if (*lower == '\0' || strlen (lower) > 40)
     return NULL;
 
@@ -290,6 +292,9 @@ nearby_charset_sniff (const char   *header_charset,
   if (bom_len != NULL)
     *bom_len = 0;
 
+  if (data == NULL)
+    len = 0;
+
   if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
     {
       if (bom_len != NULL)
@@ -312,6 +317,9 @@ nearby_charset_sniff (const char   *header_charset,
   if (header_charset != NULL &&
       (found = normalize_charset_label (header_charset, strlen (header_charset), FALSE)) != NULL)
     return found;
+
+  if (len == 0)
+    return "UTF-8";
 
   if ((found = prescan_meta_charset (data, len)) != NULL)
     return found;
@@ -395,7 +403,13 @@ nearby_page_meta_resolve_url (const char *base_url,
   if (g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
     return NULL;
 
-  return g_uri_to_string (uri);
+  g_clear_pointer (&resolved, g_free);
+  resolved = g_uri_to_string (uri);
+  /* Only what the URL policy itself would accept, as valid UTF-8 for JSON and labels. */
+  if (!g_utf8_validate (resolved, -1, NULL) || !nearby_url_is_fetchable (resolved))
+    return NULL;
+
+  return g_steal_pointer (&resolved);
 }
 
 /* Icons and actions */
@@ -820,6 +834,9 @@ convert_utf8 (NearbyPageMetaParser *self,
   const guint8 *p;
   const guint8 *end;
 
+  if (len == 0 && self->pending_len == 0)
+    return;
+
   if (self->pending_len > 0)
     {
       joined = g_malloc (self->pending_len + len);
@@ -875,6 +892,9 @@ convert_iconv (NearbyPageMetaParser *self,
   char out_buf[4096];
   char *in;
   gsize in_left;
+
+  if (len == 0 && self->pending_len == 0)
+    return;
 
   if (self->pending_len > 0)
     {
@@ -964,10 +984,13 @@ start_parser (NearbyPageMetaParser *self)
                       HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                       HTML_PARSE_RECOVER | HTML_PARSE_IGNORE_ENC | HTML_PARSE_NOBLANKS);
 
-  if (self->charset_is_utf8)
-    convert_utf8 (self, self->prefix->data + bom_len, self->prefix->len - bom_len, FALSE);
-  else
-    convert_iconv (self, self->prefix->data + bom_len, self->prefix->len - bom_len, FALSE);
+  if (self->prefix->len > bom_len)
+    {
+      if (self->charset_is_utf8)
+        convert_utf8 (self, self->prefix->data + bom_len, self->prefix->len - bom_len, FALSE);
+      else
+        convert_iconv (self, self->prefix->data + bom_len, self->prefix->len - bom_len, FALSE);
+    }
   g_byte_array_set_size (self->prefix, 0);
   parse_converted (self, FALSE);
 }
