@@ -180,10 +180,11 @@ nearby_page_to_json (NearbyPage *page,
 
   json_builder_set_member_name (builder, "timings");
   json_builder_begin_object (builder);
+  /* Whole milliseconds: more digits would only be noise. */
   json_builder_set_member_name (builder, "headers_ms");
-  json_builder_add_double_value (builder, page->headers_us / 1000.0);
+  json_builder_add_int_value (builder, (page->headers_us + 500) / 1000);
   json_builder_set_member_name (builder, "total_ms");
-  json_builder_add_double_value (builder, page->total_us / 1000.0);
+  json_builder_add_int_value (builder, (page->total_us + 500) / 1000);
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "fetched_at_us");
@@ -360,6 +361,8 @@ nearby_page_new_from_json (const char  *json,
     {
       page->headers_us = (gint64) (double_member (timings, "headers_ms") * 1000.0);
       page->total_us = (gint64) (double_member (timings, "total_ms") * 1000.0);
+      page->headers_us = MAX (page->headers_us, 0);
+      page->total_us = MAX (page->total_us, 0);
     }
   page->fetched_at_us = int_member (object, "fetched_at_us");
   page->expires_at_us = int_member (object, "expires_at_us");
