@@ -1052,12 +1052,27 @@ on_size_prepared (GdkPixbufLoader *loader,
     }
 }
 
-static gboolean
-decode_icon (Job          *job,
-             const guint8 *data,
-             gsize         len,
-             GError      **error)
+typedef struct {
+  GBytes     *png;
+  const char *mime_type;
+  int         width;
+  int         height;
+} DecodedIcon;
+
+static void
+decoded_icon_free (DecodedIcon *decoded)
 {
+  g_bytes_unref (decoded->png);
+  g_free (decoded);
+}
+
+/* Runs in a worker thread: untrusted bytes in, a small PNG of our own making out. */
+static DecodedIcon *
+decode_icon (const guint8  *data,
+             gsize          len,
+             GError       **error)
+{
+  DecodedIcon *decoded;
   g_autoptr(GdkPixbufLoader) loader = NULL;
   g_autoptr(GdkPixbuf) scaled = NULL;
   g_autofree char *png = NULL;
@@ -1075,18 +1090,18 @@ decode_icon (Job          *job,
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                            "Not a PNG, ICO, JPEG or GIF image");
-      return FALSE;
+      return NULL;
     }
   if (!header_dimensions_ok (type, data, len))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            "The image is too big or its header is broken");
-      return FALSE;
+      return NULL;
     }
 
   loader = gdk_pixbuf_loader_new_with_type (type, error);
   if (loader == NULL)
-    return FALSE;
+    return NULL;
   g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared), &too_big);
 
   ok = gdk_pixbuf_loader_write (loader, data, len, error);
@@ -1100,16 +1115,16 @@ decode_icon (Job          *job,
     {
       g_clear_error (error);
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "The image is too big");
-      return FALSE;
+      return NULL;
     }
   if (!ok)
-    return FALSE;
+    return NULL;
 
   pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
   if (pixbuf == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "The image is empty");
-      return FALSE;
+      return NULL;
     }
 
   width = gdk_pixbuf_get_width (pixbuf);
@@ -1129,16 +1144,34 @@ decode_icon (Job          *job,
 
   if (scaled == NULL ||
       !gdk_pixbuf_save_to_buffer (scaled, &png, &png_len, "png", error, NULL))
-    return FALSE;
+    return NULL;
 
-  g_clear_pointer (&job->page->icon, g_bytes_unref);
-  job->page->icon = g_bytes_new_take (g_steal_pointer (&png), png_len);
-  g_free (job->page->icon_type);
-  job->page->icon_type = g_strdup (mime_type);
-  job->page->icon_width = width;
-  job->page->icon_height = height;
+  decoded = g_new0 (DecodedIcon, 1);
+  decoded->png = g_bytes_new_take (g_steal_pointer (&png), png_len);
+  decoded->mime_type = mime_type;
+  decoded->width = width;
+  decoded->height = height;
 
-  return TRUE;
+  return decoded;
+}
+
+static void
+decode_icon_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  GBytes *bytes = task_data;
+  GError *error = NULL;
+  DecodedIcon *decoded;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  decoded = decode_icon (data, len, &error);
+  if (decoded != NULL)
+    g_task_return_pointer (task, decoded, (GDestroyNotify) decoded_icon_free);
+  else
+    g_task_return_error (task, error);
 }
 
 static void
@@ -1252,23 +1285,57 @@ job_manifest_fetched (Job    *job,
 }
 
 static void
-job_icon_fetched (Job    *job,
-                  GError *fetch_error)
+on_icon_decoded (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
+  Job *job = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL;
+  DecodedIcon *decoded;
+  const char *url = g_object_get_data (G_OBJECT (result), "url");
 
-  url = job->uri ? g_uri_to_string (job->uri) : NULL;
-  if (fetch_error == NULL && decode_icon (job, job->body->data, job->body->len, &error))
+  decoded = g_task_propagate_pointer (G_TASK (result), &error);
+  if (decoded == NULL)
     {
-      job->page->icon_url = g_strdup (url);
-      job_complete (job);
+      g_debug ("%s: icon %s not used: %s", job->url, url, error->message);
+      job_next_icon (job);
       return;
     }
 
-  g_debug ("%s: icon %s not used: %s", job->url, url ? url : "",
-           fetch_error ? fetch_error->message : error->message);
-  job_next_icon (job);
+  g_clear_pointer (&job->page->icon, g_bytes_unref);
+  job->page->icon = g_bytes_ref (decoded->png);
+  g_free (job->page->icon_type);
+  job->page->icon_type = g_strdup (decoded->mime_type);
+  job->page->icon_width = decoded->width;
+  job->page->icon_height = decoded->height;
+  g_free (job->page->icon_url);
+  job->page->icon_url = g_strdup (url);
+  decoded_icon_free (decoded);
+
+  job_complete (job);
+}
+
+static void
+job_icon_fetched (Job    *job,
+                  GError *fetch_error)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *url = job->uri ? g_uri_to_string (job->uri) : g_strdup ("");
+
+  if (fetch_error != NULL)
+    {
+      g_debug ("%s: icon %s not used: %s", job->url, url, fetch_error->message);
+      job_next_icon (job);
+      return;
+    }
+
+  /* The job waits for the decoder (no cancellable): it owns nothing the thread touches. */
+  task = g_task_new (NULL, NULL, on_icon_decoded, job);
+  g_task_set_source_tag (task, job_icon_fetched);
+  g_task_set_task_data (task, g_byte_array_free_to_bytes (g_steal_pointer (&job->body)),
+                        (GDestroyNotify) g_bytes_unref);
+  g_object_set_data_full (G_OBJECT (task), "url", g_steal_pointer (&url), g_free);
+  g_task_run_in_thread (task, decode_icon_thread);
 }
 
 static void
