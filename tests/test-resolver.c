@@ -579,6 +579,16 @@ wait_for (gpointer *slot)
   g_assert_nonnull (*slot);
 }
 
+static void
+wait_for_flag (gboolean *flag)
+{
+  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+  while (!*flag && g_get_monotonic_time () < give_up)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (*flag);
+}
+
 static NearbyPage *
 resolve (NearbyResolver     *resolver,
          const char         *path_or_url,
@@ -908,6 +918,137 @@ test_cache (void)
   g_assert_cmpuint (hits ("/cached"), ==, before + 2);
 }
 
+/* A persistent store that is broken: look-ups still resolve, from the network. */
+
+typedef GObject BrokenCache;
+typedef GObjectClass BrokenCacheClass;
+static GType broken_cache_get_type (void);
+static void broken_cache_iface_init (NearbyPageCacheInterface *iface);
+G_DEFINE_TYPE_WITH_CODE (BrokenCache, broken_cache, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (NEARBY_TYPE_PAGE_CACHE, broken_cache_iface_init))
+
+static guint broken_cache_stores;
+
+static void
+broken_store_async (NearbyPageCache     *cache,
+                    const char          *url,
+                    const char          *page_json,
+                    GBytes              *icon,
+                    const char          *icon_type,
+                    gint64               expires_at_us,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (cache, cancellable, callback, user_data);
+
+  broken_cache_stores++;
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "Disk full");
+}
+
+static gboolean
+broken_store_finish (NearbyPageCache  *cache,
+                     GAsyncResult     *result,
+                     GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+broken_lookup_async (NearbyPageCache     *cache,
+                     const char          *url,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (cache, cancellable, callback, user_data);
+
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "Database is corrupt");
+}
+
+static gboolean
+broken_lookup_finish (NearbyPageCache  *cache,
+                      GAsyncResult     *result,
+                      char            **page_json,
+                      GBytes          **icon,
+                      char            **icon_type,
+                      gint64           *expires_at_us,
+                      GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+broken_cache_iface_init (NearbyPageCacheInterface *iface)
+{
+  iface->store_async = broken_store_async;
+  iface->store_finish = broken_store_finish;
+  iface->lookup_async = broken_lookup_async;
+  iface->lookup_finish = broken_lookup_finish;
+}
+
+static void
+broken_cache_class_init (BrokenCacheClass *klass)
+{
+}
+
+static void
+broken_cache_init (BrokenCache *self)
+{
+}
+
+static void
+on_stored (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (nearby_page_cache_store_finish (NEARBY_PAGE_CACHE (source), result, NULL));
+  *done = TRUE;
+}
+
+static void
+test_cache_failures (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  g_autoptr(NearbyPageCache) broken = g_object_new (broken_cache_get_type (), NULL);
+  g_autoptr(NearbyPageCache) memory = nearby_memory_page_cache_new ();
+  g_autoptr(NearbyPage) page = NULL;
+  g_autoptr(NearbyPage) fresh = NULL;
+  g_autoptr(NearbyPage) unreadable = NULL;
+  g_autofree char *url = url_for ("/cached");
+  gboolean stored = FALSE;
+  guint before;
+
+  nearby_resolver_set_cache (resolver, broken);
+  page = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_no_error (page->error);
+  g_assert_cmpstr (page->title, ==, "Café & Bar");
+  g_assert_cmpuint (broken_cache_stores, ==, 1);
+
+  /* An expired entry is not used */
+  nearby_resolver_set_cache (resolver, memory);
+  nearby_page_cache_store_async (memory, url, "{\"url\": \"x\", \"title\": \"Stale\"}", NULL, NULL,
+                                 g_get_real_time () - 1, NULL, on_stored, &stored);
+  wait_for_flag (&stored);
+  before = hits ("/cached");
+  fresh = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_cmpstr (fresh->title, ==, "Café & Bar");
+  g_assert_false (fresh->from_cache);
+  g_assert_cmpuint (hits ("/cached"), ==, before + 1);
+
+  /* Nor is one that cannot be read */
+  stored = FALSE;
+  nearby_page_cache_store_async (memory, url, "{not json", NULL, NULL,
+                                 g_get_real_time () + G_USEC_PER_SEC * 600, NULL, on_stored, &stored);
+  wait_for_flag (&stored);
+  unreadable = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_cmpstr (unreadable->title, ==, "Café & Bar");
+  g_assert_false (unreadable->from_cache);
+  g_assert_cmpuint (hits ("/cached"), ==, before + 2);
+}
+
 static void
 test_json_round_trip (void)
 {
@@ -1106,6 +1247,7 @@ main (int   argc,
   g_test_add_func ("/resolver/statuses", test_statuses);
   g_test_add_func ("/resolver/tls-rejected", test_tls_rejected);
   g_test_add_func ("/resolver/cache", test_cache);
+  g_test_add_func ("/resolver/cache-failures", test_cache_failures);
   g_test_add_func ("/resolver/json-round-trip", test_json_round_trip);
   g_test_add_func ("/resolver/dedup-and-priority", test_dedup_and_priority);
   g_test_add_func ("/resolver/cancel", test_cancel);
