@@ -16,6 +16,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <string.h>
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
@@ -249,7 +251,7 @@ job_return_to_waiters (Job *job)
                                (GDestroyNotify) nearby_page_unref);
       else
         g_task_return_new_error (waiter->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                 "The look-up was cancelled");
+                                 _("The look-up was cancelled"));
       g_object_unref (waiter->task);
       g_free (waiter);
     }
@@ -465,7 +467,7 @@ waiter_cancelled_idle (gpointer user_data)
 
       job->waiters = g_list_delete_link (job->waiters, l);
       g_cancellable_disconnect (g_task_get_cancellable (task), waiter->cancelled_id);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The look-up was cancelled");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The look-up was cancelled"));
       g_object_unref (waiter->task);
       g_free (waiter);
       break;
@@ -506,19 +508,19 @@ set_fetch_error (GError     **error,
     g_propagate_error (error, g_error_copy (job->policy_error));
   else if (job->timed_out)
     g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
-                 "No answer within %u seconds", (job->self->deadline_ms + 999) / 1000);
+                 _("No answer within %u seconds"), (job->self->deadline_ms + 999) / 1000);
   else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_propagate_error (error, g_error_copy (io_error));
   else if (io_error->domain == G_TLS_ERROR ||
            (job->message != NULL && soup_message_get_tls_peer_certificate_errors (job->message) != 0))
     g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TLS,
-                 "The secure connection failed: %s", io_error->message);
+                 _("The secure connection failed: %s"), io_error->message);
   else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
     g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
-                 "The server stopped answering: %s", io_error->message);
+                 _("The server stopped answering: %s"), io_error->message);
   else if (io_error->domain == G_RESOLVER_ERROR)
     g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
-                 "Cannot find the server: %s", io_error->message);
+                 _("Cannot find the server: %s"), io_error->message);
   else
     g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
                  "%s", io_error->message);
@@ -669,7 +671,7 @@ follow_redirect (Job   *job,
   if (location == NULL || *location == '\0')
     {
       g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_BAD_REDIRECT,
-                   "The server answered %u without saying where to go", status);
+                   _("The server answered %u without saying where to go"), status);
       job_fetch_done (job, error);
       return;
     }
@@ -677,7 +679,7 @@ follow_redirect (Job   *job,
   if (job->hops >= NEARBY_RESOLVER_MAX_REDIRECTS)
     {
       g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TOO_MANY_REDIRECTS,
-                   "More than %d redirects", NEARBY_RESOLVER_MAX_REDIRECTS);
+                   _("More than %d redirects"), NEARBY_RESOLVER_MAX_REDIRECTS);
       job_fetch_done (job, error);
       return;
     }
@@ -690,7 +692,7 @@ follow_redirect (Job   *job,
       g_autofree char *shown = nearby_text_clean (location, -1, 80);
 
       g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_BAD_REDIRECT,
-                   "The page redirects to “%s”, which is not a web address", shown);
+                   _("The page redirects to “%s”, which is not a web address"), shown);
       job_fetch_done (job, error);
       return;
     }
@@ -767,7 +769,7 @@ on_sent (GObject      *source,
           status == SOUP_STATUS_GONE)
         {
           g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_HIDDEN,
-                       "The page hides itself (%u %s)", status, soup_status_get_phrase (status));
+                       _("The page hides itself (%u %s)"), status, soup_status_get_phrase (status));
           job_fetch_done (job, error);
           return;
         }
@@ -776,7 +778,7 @@ on_sent (GObject      *source,
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_HTTP,
-                   "The server answered %u %s", status, soup_status_get_phrase (status));
+                   _("The server answered %u %s"), status, soup_status_get_phrase (status));
       job_fetch_done (job, error);
       return;
     }
@@ -843,8 +845,8 @@ check_page_type (Job     *job,
     return TRUE;
 
   g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NOT_HTML,
-               "The address leads to “%s”, not to a web page",
-               type ? type : "content of an unknown type");
+               _("The address leads to “%s”, not to a web page"),
+               type ? type : _("content of an unknown type"));
 
   return FALSE;
 }

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <string.h>
 
 #include "nearby-page-meta.h"
@@ -173,16 +175,16 @@ nearby_url_policy_check_address (NearbyUrlPolicy     policy,
   if (klass == NEARBY_ADDRESS_LOOPBACK && !(policy & NEARBY_URL_POLICY_ALLOW_LOOPBACK))
     {
       g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION,
-                   "%s is on this computer (loopback): it is looked up only when you ask",
-                   what ? what : "The address");
+                   _("%s is on this computer (loopback): it is looked up only when you ask"),
+                   what ? what : _("The address"));
       return FALSE;
     }
 
   if (klass == NEARBY_ADDRESS_LOCAL && !(policy & NEARBY_URL_POLICY_ALLOW_LOCAL))
     {
       g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION,
-                   "%s is on the local network: it is looked up only when you ask",
-                   what ? what : "The address");
+                   _("%s is on the local network: it is looked up only when you ask"),
+                   what ? what : _("The address"));
       return FALSE;
     }
 
@@ -199,7 +201,7 @@ parse_url (const char  *url,
   if (url == NULL || *url == '\0')
     {
       g_set_error_literal (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_INVALID_URL,
-                           "The URL is empty");
+                           _("The URL is empty"));
       return NULL;
     }
 
@@ -211,7 +213,7 @@ parse_url (const char  *url,
   if (uri == NULL)
     {
       g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_INVALID_URL,
-                   "Not a valid URL: %s", local_error->message);
+                   _("Not a valid URL: %s"), local_error->message);
       return NULL;
     }
 
@@ -256,7 +258,7 @@ nearby_url_policy_check_url (const char       *url,
   if (!scheme_is_http (g_uri_get_scheme (uri)))
     {
       g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_UNSUPPORTED_SCHEME,
-                   "“%s:” addresses are shown, never fetched or opened",
+                   _("“%s:” addresses are shown, never fetched or opened"),
                    g_uri_get_scheme (uri));
       return NULL;
     }
@@ -265,7 +267,7 @@ nearby_url_policy_check_url (const char       *url,
   if (host == NULL || *host == '\0')
     {
       g_set_error_literal (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_INVALID_URL,
-                           "The URL has no host");
+                           _("The URL has no host"));
       return NULL;
     }
 
@@ -273,7 +275,7 @@ nearby_url_policy_check_url (const char       *url,
       !(policy & NEARBY_URL_POLICY_ALLOW_HTTP))
     {
       g_set_error_literal (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION,
-                           "The page is not encrypted (http): it is looked up only when you ask");
+                           _("The page is not encrypted (http): it is looked up only when you ask"));
       return NULL;
     }
 
