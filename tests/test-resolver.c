@@ -844,6 +844,34 @@ test_loopback_refused (void)
 }
 
 static void
+test_proxy (void)
+{
+  g_autofree char *proxy_url = g_strdup_printf ("http://127.0.0.1:%u", fx.loopback_port);
+  g_autoptr(GProxyResolver) proxy = g_simple_proxy_resolver_new (proxy_url, NULL);
+  g_autoptr(NearbyResolver) resolver = NULL;
+  g_autoptr(NearbyPage) page = NULL;
+  g_autoptr(NearbyPage) lan = NULL;
+
+  resolver = g_object_new (NEARBY_TYPE_RESOLVER,
+                           "deadline", TEST_DEADLINE_MS,
+                           "proxy-resolver", proxy,
+                           NULL);
+  nearby_resolver_set_address_classifier (resolver, test_classifier, NULL);
+
+  /* The proxy the user set up is on loopback: that is fine, it is not the destination */
+  page = resolve (resolver, "http://proxied.test/good", NEARBY_URL_POLICY_ALLOW_HTTP,
+                  NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_no_error (page->error);
+  g_assert_cmpstr (page->title, ==, "Café & Bar");
+  g_assert_cmpstr (page->manifest_name, ==, "Corner Café");
+
+  /* A destination known to be on the local network is still refused */
+  lan = resolve (resolver, "http://192.168.1.1/", NEARBY_URL_POLICY_ALLOW_HTTP,
+                 NEARBY_RESOLVE_FLAGS_REFRESH);
+  assert_error (lan, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+}
+
+static void
 test_content_types (void)
 {
   g_autoptr(NearbyPage) json = resolve_explicit ("/json");
@@ -1243,6 +1271,7 @@ main (int   argc,
   g_test_add_func ("/resolver/redirects", test_redirects);
   g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
+  g_test_add_func ("/resolver/proxy", test_proxy);
   g_test_add_func ("/resolver/content-types", test_content_types);
   g_test_add_func ("/resolver/statuses", test_statuses);
   g_test_add_func ("/resolver/tls-rejected", test_tls_rejected);

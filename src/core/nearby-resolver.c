@@ -48,6 +48,7 @@ struct _NearbyResolver
   SoupSession             *session;
   NearbyPageCache         *cache;
   GTlsDatabase            *tls_database;
+  GProxyResolver          *proxy_resolver;
   guint                    deadline_ms;
   guint                    max_in_flight;
   guint                    io_timeout;
@@ -96,6 +97,7 @@ struct _Job
   GInputStream       *stream;
   GCancellable       *fetch_cancellable;
   GError             *policy_error;
+  gboolean            via_proxy;
   NearbyPageMetaParser *parser;
   GByteArray         *body;
   gsize               body_cap;
@@ -109,6 +111,7 @@ enum {
   PROP_MAX_IN_FLIGHT,
   PROP_IO_TIMEOUT,
   PROP_TLS_DATABASE,
+  PROP_PROXY_RESOLVER,
   N_PROPS
 };
 
@@ -534,7 +537,7 @@ check_connected_address (Job            *job,
   g_autofree char *what = NULL;
   g_autofree char *text = NULL;
 
-  if (address == NULL)
+  if (address == NULL || job->via_proxy)
     return TRUE;
 
   text = g_socket_connectable_to_string (G_SOCKET_CONNECTABLE (address));
@@ -589,14 +592,43 @@ static void on_sent (GObject      *source,
                      gpointer      user_data);
 
 static void
+on_proxy_looked_up (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Job *job = user_data;
+  g_autoptr(GError) io_error = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) proxies = NULL;
+
+  proxies = g_proxy_resolver_lookup_finish (G_PROXY_RESOLVER (source), result, &io_error);
+  if (proxies == NULL && g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      set_fetch_error (&error, job, io_error);
+      job_fetch_done (job, error);
+      return;
+    }
+
+  job->via_proxy = proxies != NULL && proxies[0] != NULL &&
+                   !g_str_equal (proxies[0], "direct://");
+  if (job->via_proxy)
+    g_debug ("%s: through the proxy %s", job->url, proxies[0]);
+
+  soup_session_send_async (job->self->session, job->message, G_PRIORITY_DEFAULT,
+                           job->fetch_cancellable, on_sent, job);
+}
+
+static void
 job_send (Job *job)
 {
   NearbyResolver *self = job->self;
+  g_autofree char *uri_string = NULL;
   SoupMessagePriority priority;
 
   g_clear_object (&job->message);
   g_clear_error (&job->policy_error);
   g_clear_object (&job->fetch_cancellable);
+  job->via_proxy = FALSE;
 
   job->fetch_cancellable = g_cancellable_new ();
   if (job->timed_out || job_is_cancelled (job))
@@ -623,8 +655,11 @@ job_send (Job *job)
 
   g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), job);
 
-  soup_session_send_async (self->session, job->message, G_PRIORITY_DEFAULT,
-                           job->fetch_cancellable, on_sent, job);
+  /* Through a proxy, the address connected to is the proxy's, which the user chose; the
+   * destination is then only known by name and checked as such (check_url). */
+  uri_string = g_uri_to_string (job->uri);
+  g_proxy_resolver_lookup_async (self->proxy_resolver, uri_string, job->fetch_cancellable,
+                                 on_proxy_looked_up, job);
 }
 
 static void
@@ -1403,6 +1438,10 @@ nearby_resolver_constructed (GObject *object)
                                 NULL);
   if (self->tls_database != NULL)
     soup_session_set_tls_database (self->session, self->tls_database);
+  if (self->proxy_resolver != NULL)
+    soup_session_set_proxy_resolver (self->session, self->proxy_resolver);
+  else
+    self->proxy_resolver = g_object_ref (g_proxy_resolver_get_default ());
 }
 
 static void
@@ -1427,6 +1466,7 @@ nearby_resolver_finalize (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->cache);
   g_clear_object (&self->tls_database);
+  g_clear_object (&self->proxy_resolver);
 
   G_OBJECT_CLASS (nearby_resolver_parent_class)->finalize (object);
 }
@@ -1459,6 +1499,10 @@ nearby_resolver_get_property (GObject    *object,
 
     case PROP_TLS_DATABASE:
       g_value_set_object (value, self->tls_database);
+      break;
+
+    case PROP_PROXY_RESOLVER:
+      g_value_set_object (value, self->proxy_resolver);
       break;
 
     default:
@@ -1494,6 +1538,10 @@ nearby_resolver_set_property (GObject      *object,
 
     case PROP_TLS_DATABASE:
       g_set_object (&self->tls_database, g_value_get_object (value));
+      break;
+
+    case PROP_PROXY_RESOLVER:
+      g_set_object (&self->proxy_resolver, g_value_get_object (value));
       break;
 
     default:
@@ -1535,6 +1583,11 @@ nearby_resolver_class_init (NearbyResolverClass *klass)
   properties[PROP_TLS_DATABASE] =
     g_param_spec_object ("tls-database", NULL, NULL,
                          G_TYPE_TLS_DATABASE,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_PROXY_RESOLVER] =
+    g_param_spec_object ("proxy-resolver", NULL, NULL,
+                         G_TYPE_PROXY_RESOLVER,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
