@@ -14,6 +14,7 @@
 
 #include "nearby-application.h"
 #include "nearby-demo.h"
+#include "nearby-page-loader.h"
 #include "nearby-preferences.h"
 #include "nearby-replay.h"
 #include "nearby-resources.h"
@@ -26,6 +27,8 @@ struct _NearbyApplication
   GSettings         *settings;
   NearbyHistory     *history;
   NearbyObjectList  *objects;
+  NearbyResolver    *resolver;
+  NearbyPageLoader  *page_loader;
   GtkFilterListModel *shown_objects;
   GtkCustomFilter   *blocked_filter;
   NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
@@ -83,6 +86,8 @@ nearby_application_get_developer_mode (NearbyApplication *self)
          (self->settings != NULL && g_settings_get_boolean (self->settings, "developer-mode"));
 }
 
+static void nearby_application_update_lookups (NearbyApplication *self);
+
 static NearbyWindow *
 nearby_application_get_window (NearbyApplication *self)
 {
@@ -134,6 +139,7 @@ nearby_application_start_demo (NearbyApplication *self)
     }
 
   nearby_application_set_source (self, NEARBY_SOURCE (self->demo));
+  nearby_application_update_lookups (self);
 }
 
 /* History → objects: favourites and how often the user opened each one feed the ranking. */
@@ -289,11 +295,34 @@ nearby_application_handle_local_options (GApplication *app,
   return -1;
 }
 
+/* What may be looked up without asking: developers see local and insecure pages too, and the
+ * demo's pages are served from this computer. */
+static void
+nearby_application_update_lookups (NearbyApplication *self)
+{
+  gboolean developer = nearby_application_get_developer_mode (self);
+  guint policy = NEARBY_URL_POLICY_AUTOMATIC;
+
+  if (developer)
+    policy = NEARBY_URL_POLICY_EXPLICIT;
+  else if (self->demo != NULL && self->source == NEARBY_SOURCE (self->demo))
+    policy = NEARBY_URL_POLICY_ALLOW_HTTP | NEARBY_URL_POLICY_ALLOW_LOOPBACK;
+
+  nearby_page_loader_set_automatic_policy (self->page_loader, policy);
+  nearby_page_loader_set_mode (self->page_loader,
+                               developer ? NEARBY_LOOKUP_AUTOMATIC
+                                         : g_settings_get_enum (self->settings, "lookup-policy"));
+  nearby_page_loader_set_enabled (self->page_loader,
+                                  developer ||
+                                  g_settings_get_boolean (self->settings, "privacy-choice-made"));
+}
+
 static void
 on_developer_mode_changed (NearbyApplication *self)
 {
   nearby_object_list_set_show_non_browsable (self->objects,
                                              nearby_application_get_developer_mode (self));
+  nearby_application_update_lookups (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
 }
 
@@ -336,8 +365,18 @@ nearby_application_startup (GApplication *app)
                    G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "show-hidden", self->objects, "show-invisible",
                    G_SETTINGS_BIND_GET);
+  self->resolver = nearby_resolver_new ();
+  self->page_loader = nearby_page_loader_new (self->objects, self->resolver,
+                                              NEARBY_PAGE_CACHE (self->history));
+  g_signal_connect_object (self->settings, "changed::lookup-policy",
+                           G_CALLBACK (nearby_application_update_lookups), self,
+                           G_CONNECT_SWAPPED);
+
   g_signal_connect_object (self->settings, "changed::developer-mode",
                            G_CALLBACK (on_developer_mode_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::privacy-choice-made",
+                           G_CALLBACK (nearby_application_update_lookups), self,
+                           G_CONNECT_SWAPPED);
   on_developer_mode_changed (self);
 
   self->blocked_filter = gtk_custom_filter_new (object_not_blocked, self, NULL);
@@ -375,6 +414,8 @@ nearby_application_finalize (GObject *object)
 
   g_clear_object (&self->shown_objects);
   g_clear_object (&self->blocked_filter);
+  g_clear_object (&self->page_loader);
+  g_clear_object (&self->resolver);
   g_clear_object (&self->objects);
   g_clear_object (&self->source);
   g_clear_object (&self->demo);
@@ -511,6 +552,10 @@ open_object_action (GSimpleAction *action,
     }
   if (window == NULL)
     return;
+
+  /* Opening tells the server anyway; now the row can show what the page is. */
+  if (nearby_object_get_page (object) == NULL)
+    nearby_page_loader_look_up (self->page_loader, object, FALSE);
 
   request = g_new0 (OpenRequest, 1);
   request->self = g_object_ref (self);
@@ -677,6 +722,29 @@ preferences_action (GSimpleAction *action,
 }
 
 static void
+refresh_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+
+  /* The refresh button is the user asking: every object, every address, fresh from the web. */
+  nearby_page_loader_look_up_all (self->page_loader, TRUE);
+}
+
+static void
+look_up_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+
+  if (object != NULL)
+    nearby_page_loader_look_up (self->page_loader, object, TRUE);
+}
+
+static void
 demo_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -697,6 +765,8 @@ static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "preferences", preferences_action },
   { "demo", demo_action },
+  { "refresh", refresh_action },
+  { "look-up", look_up_action, "s" },
   { "open-object", open_object_action, "s" },
   { "copy-link", copy_link_action, "s" },
   { "toggle-favourite", toggle_favourite_action, "s" },
@@ -733,6 +803,6 @@ nearby_application_init (NearbyApplication *self)
                                          (const char *[]) { "<primary>q", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
                                          (const char *[]) { "<primary>comma", NULL });
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.refresh",
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh",
                                          (const char *[]) { "<primary>r", "F5", NULL });
 }

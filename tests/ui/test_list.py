@@ -35,19 +35,25 @@ class DemoListTest(NearbyTestCase):
                  timeout=30, what=f'every demo object with its title (have {self.row_titles()})')
         self.screenshot('list')
 
-        # Activate the café's row with the keyboard, as a person using Tab and Enter would.
+        # A click on the café's row opens its page in the browser.
         cafe = self.wait_find(name='Bluebird Café', role=pyatspi.ROLE_LABEL)
-        row = cafe
-        while row is not None and row.getRole() != pyatspi.ROLE_LIST_ITEM:
-            row = row.parent
-        self.assertIsNotNone(row, 'the café title is inside a list row')
-        self.focus_and_press(row, 'Return')
-
+        self.mouse_click(cafe)
         wait_for(lambda: any(url.endswith('/cafe/') for url in self.opened_urls()),
                  what=f'the browser to be asked for the café page (got {self.opened_urls()})')
         wait_for(lambda: any(url.endswith('/cafe/') and count == 1
                              for url, count in self.history_visits()),
                  what='the visit to be recorded in the history')
+
+        # The keyboard works as well: the clicked row has the focus; Up or Down and Enter open
+        # the neighbour.
+        focused = wait_for(self.focused, what='a focused row after the click')
+        self.assertEqual(focused.getRole(), pyatspi.ROLE_LIST_ITEM)
+        self.press_keys('Down', 'Return')
+        if len(self.opened_urls()) < 2:
+            self.press_keys('Up', 'Up', 'Return')
+        wait_for(lambda: len(self.opened_urls()) == 2,
+                 what=f'a second page opened from the keyboard (got {self.opened_urls()})')
+        self.assertNotEqual(self.opened_urls()[0], self.opened_urls()[1])
         self.assertEqual(self.notifications_sent(), [], 'Nearby never sends notifications')
 
 
