@@ -905,6 +905,15 @@ test_statuses (void)
   assert_error (refused, NEARBY_RESOLVE_ERROR_NETWORK);
   urn = resolve_explicit ("urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
   assert_error (urn, NEARBY_RESOLVE_ERROR_UNSUPPORTED_SCHEME);
+
+  /* Not even text: the page still serialises as valid JSON */
+  {
+    g_autoptr(NearbyPage) garbage = resolve_explicit ("http://\xff\xfe/");
+    g_autofree char *json = nearby_page_to_json (garbage, FALSE);
+
+    assert_error (garbage, NEARBY_RESOLVE_ERROR_INVALID_URL);
+    g_assert_true (g_utf8_validate (json, -1, NULL));
+  }
 }
 
 static void

@@ -1702,10 +1702,15 @@ nearby_resolver_resolve_async (NearbyResolver      *self,
   g_task_set_source_tag (task, nearby_resolver_resolve_async);
 
   /* What needs no network is answered at once, as a page carrying the error. */
-  uri = check_url (&probe, url, &error);
+  if (!g_utf8_validate (url, -1, NULL))
+    g_set_error_literal (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_INVALID_URL,
+                         _("The URL is not valid text"));
+  else
+    uri = check_url (&probe, url, &error);
   if (uri == NULL)
     {
-      g_autoptr(NearbyPage) page = nearby_page_new (url);
+      g_autofree char *shown = g_utf8_make_valid (url, -1);
+      g_autoptr(NearbyPage) page = nearby_page_new (shown);
 
       page->error = g_steal_pointer (&error);
       g_task_return_pointer (task, g_steal_pointer (&page), (GDestroyNotify) nearby_page_unref);
