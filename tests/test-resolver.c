@@ -769,7 +769,7 @@ test_endless_bodies (void)
   g_assert_no_error (bomb->error);
   g_assert_cmpstr (bomb->title, ==, "Bomb");
 
-  /* Had the bomb been read whole, this process would have held 128 MB more. */
+  /* Had the bomb been read into memory, this process would have held 128 MB more. */
   getrusage (RUSAGE_SELF, &usage);
   g_test_message ("peak RSS %ld KiB", usage.ru_maxrss);
   g_assert_cmpint (usage.ru_maxrss, <, 96 * 1024);
