@@ -847,6 +847,22 @@ test_loopback_refused (void)
 
   g_assert_cmpuint (hits ("/secret"), ==, 0);
 
+  /* A connection opened by an explicit look-up is not reused to slip past the policy */
+  {
+    g_autofree char *explicit_url = g_strdup_printf ("http://rebind.test:%u/good", fx.loopback_port);
+    g_autofree char *secret_url = g_strdup_printf ("http://rebind.test:%u/secret", fx.loopback_port);
+    g_autoptr(NearbyPage) opened = NULL;
+    g_autoptr(NearbyPage) reused = NULL;
+
+    g_resolver_set_default (fake_dns);
+    opened = resolve (resolver, explicit_url, NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+    g_assert_no_error (opened->error);
+    reused = resolve (resolver, secret_url, NEARBY_URL_POLICY_ALLOW_HTTP, NEARBY_RESOLVE_FLAGS_REFRESH);
+    g_resolver_set_default (real_dns);
+    assert_error (reused, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+    g_assert_cmpuint (hits ("/secret"), ==, 0);
+  }
+
   /* Automatic look-ups of plain http need confirmation at all */
   allowed = resolve (resolver, "/good", NEARBY_URL_POLICY_AUTOMATIC, NEARBY_RESOLVE_FLAGS_REFRESH);
   assert_error (allowed, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
