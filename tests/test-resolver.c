@@ -12,6 +12,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <libsoup/soup.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "nearby-memory-page-cache.h"
 #include "nearby-resolver.h"
@@ -114,7 +115,7 @@ make_image (const char *type,
   return g_bytes_new_take (buffer, len);
 }
 
-/* 32 MB of spaces after a title, gzip-compressed to a few tens of KiB. */
+/* 128 MB of spaces after a title, gzip-compressed to about 128 KiB. */
 static GBytes *
 make_gzip_bomb (void)
 {
@@ -123,7 +124,7 @@ make_gzip_bomb (void)
   g_autofree guint8 *spaces = g_malloc (64 * 1024);
   const char *head = "<html><head><title>Bomb</title>";
   guint8 buffer[64 * 1024];
-  guint rounds = 32 * 16;
+  guint rounds = 128 * 16;
 
   memset (spaces, ' ', 64 * 1024);
   for (guint i = 0; i <= rounds + 1; i++)
@@ -233,6 +234,8 @@ start_stream (SoupServerMessage *msg,
 
   stream->msg = msg;
   stream->limit = limit;
+  /* The server forgets what it sent, so the memory measured below is the client's. */
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
   soup_server_message_set_status (msg, 200, NULL);
   soup_message_headers_set_content_type (headers, "text/html", NULL);
   if (content_length > 0)
@@ -749,6 +752,11 @@ test_endless_bodies (void)
   g_autoptr(NearbyPage) endless = NULL;
   g_autoptr(NearbyPage) huge = NULL;
   g_autoptr(NearbyPage) bomb = NULL;
+  struct rusage usage;
+  long peak_before;
+
+  getrusage (RUSAGE_SELF, &usage);
+  peak_before = usage.ru_maxrss;
 
   endless = resolve_explicit ("/endless");
   g_assert_no_error (endless->error);
@@ -764,6 +772,12 @@ test_endless_bodies (void)
   bomb = resolve_explicit ("/gzip-bomb");
   g_assert_no_error (bomb->error);
   g_assert_cmpstr (bomb->title, ==, "Bomb");
+
+  /* Had the bomb been read into memory, the peak would have grown by 128 MB. */
+  getrusage (RUSAGE_SELF, &usage);
+  g_test_message ("peak RSS %ld KiB, %ld KiB more than before", usage.ru_maxrss,
+                  usage.ru_maxrss - peak_before);
+  g_assert_cmpint (usage.ru_maxrss - peak_before, <, 64 * 1024);
 }
 
 static void
@@ -838,6 +852,22 @@ test_loopback_refused (void)
 
   g_assert_cmpuint (hits ("/secret"), ==, 0);
 
+  /* A connection opened by an explicit look-up is not reused to slip past the policy */
+  {
+    g_autofree char *explicit_url = g_strdup_printf ("http://rebind.test:%u/good", fx.loopback_port);
+    g_autofree char *secret_url = g_strdup_printf ("http://rebind.test:%u/secret", fx.loopback_port);
+    g_autoptr(NearbyPage) opened = NULL;
+    g_autoptr(NearbyPage) reused = NULL;
+
+    g_resolver_set_default (fake_dns);
+    opened = resolve (resolver, explicit_url, NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+    g_assert_no_error (opened->error);
+    reused = resolve (resolver, secret_url, NEARBY_URL_POLICY_ALLOW_HTTP, NEARBY_RESOLVE_FLAGS_REFRESH);
+    g_resolver_set_default (real_dns);
+    assert_error (reused, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+    g_assert_cmpuint (hits ("/secret"), ==, 0);
+  }
+
   /* Automatic look-ups of plain http need confirmation at all */
   allowed = resolve (resolver, "/good", NEARBY_URL_POLICY_AUTOMATIC, NEARBY_RESOLVE_FLAGS_REFRESH);
   assert_error (allowed, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
@@ -905,6 +935,15 @@ test_statuses (void)
   assert_error (refused, NEARBY_RESOLVE_ERROR_NETWORK);
   urn = resolve_explicit ("urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
   assert_error (urn, NEARBY_RESOLVE_ERROR_UNSUPPORTED_SCHEME);
+
+  /* Not even text: the page still serialises as valid JSON */
+  {
+    g_autoptr(NearbyPage) garbage = resolve_explicit ("http://\xff\xfe/");
+    g_autofree char *json = nearby_page_to_json (garbage, FALSE);
+
+    assert_error (garbage, NEARBY_RESOLVE_ERROR_INVALID_URL);
+    g_assert_true (g_utf8_validate (json, -1, NULL));
+  }
 }
 
 static void

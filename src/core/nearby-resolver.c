@@ -54,6 +54,7 @@ struct _NearbyResolver
   guint                    io_timeout;
 
   GHashTable              *jobs;      /* key -> Job */
+  GHashTable              *private_origins;  /* "host:port" once connected to a non-public address */
   GQueue                   queue;     /* of Job, waiting for a slot, most urgent first */
   guint                    running;
 
@@ -553,6 +554,12 @@ check_connected_address (Job            *job,
   return FALSE;
 }
 
+static char *
+origin_of (GUri *uri)
+{
+  return g_strdup_printf ("%s:%d", g_uri_get_host (uri), g_uri_get_port (uri));
+}
+
 static void
 on_network_event (SoupMessage        *message,
                   GSocketClientEvent  event,
@@ -567,6 +574,9 @@ on_network_event (SoupMessage        *message,
 
   /* Before a single byte of the request is written: DNS may have said anything. */
   remote = g_socket_connection_get_remote_address (G_SOCKET_CONNECTION (connection), NULL);
+  if (remote != NULL && !job->via_proxy &&
+      classify_socket_address (job->self, remote) != NEARBY_ADDRESS_PUBLIC)
+    g_hash_table_add (job->self->private_origins, origin_of (job->uri));
   if (!check_connected_address (job, remote))
     g_cancellable_cancel (job->fetch_cancellable);
 }
@@ -636,6 +646,15 @@ job_send (Job *job)
 
   job->message = soup_message_new_from_uri (SOUP_METHOD_GET, job->uri);
   soup_message_add_flags (job->message, SOUP_MESSAGE_NO_REDIRECT);
+  {
+    g_autofree char *origin = origin_of (job->uri);
+
+    /* A pooled connection would carry the request before its address could be checked: when
+     * this host was once reached on a private address, connect afresh and check again. */
+    if ((~job->policy & (NEARBY_URL_POLICY_ALLOW_LOCAL | NEARBY_URL_POLICY_ALLOW_LOOPBACK)) != 0 &&
+        g_hash_table_contains (self->private_origins, origin))
+      soup_message_add_flags (job->message, SOUP_MESSAGE_NEW_CONNECTION);
+  }
   soup_message_headers_replace (soup_message_get_request_headers (job->message), "Accept",
                                 accept_for (job->kind));
   if (job->kind == FETCH_ICON)
@@ -1462,6 +1481,7 @@ nearby_resolver_finalize (GObject *object)
 
   /* Running jobs hold a reference, so only never-started ones can remain. */
   g_hash_table_unref (self->jobs);
+  g_hash_table_unref (self->private_origins);
   g_queue_clear (&self->queue);
   g_clear_object (&self->session);
   g_clear_object (&self->cache);
@@ -1601,6 +1621,7 @@ nearby_resolver_init (NearbyResolver *self)
   self->io_timeout = 10;
   self->cache = nearby_memory_page_cache_new ();
   self->jobs = g_hash_table_new (g_str_hash, g_str_equal);
+  self->private_origins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_queue_init (&self->queue);
 }
 
@@ -1702,10 +1723,15 @@ nearby_resolver_resolve_async (NearbyResolver      *self,
   g_task_set_source_tag (task, nearby_resolver_resolve_async);
 
   /* What needs no network is answered at once, as a page carrying the error. */
-  uri = check_url (&probe, url, &error);
+  if (!g_utf8_validate (url, -1, NULL))
+    g_set_error_literal (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_INVALID_URL,
+                         _("The URL is not valid text"));
+  else
+    uri = check_url (&probe, url, &error);
   if (uri == NULL)
     {
-      g_autoptr(NearbyPage) page = nearby_page_new (url);
+      g_autofree char *shown = g_utf8_make_valid (url, -1);
+      g_autoptr(NearbyPage) page = nearby_page_new (shown);
 
       page->error = g_steal_pointer (&error);
       g_task_return_pointer (task, g_steal_pointer (&page), (GDestroyNotify) nearby_page_unref);
