@@ -17,6 +17,7 @@
 #include "nearby-page-loader.h"
 #include "nearby-preferences.h"
 #include "nearby-replay.h"
+#include "nearby-url-policy.h"
 #include "nearby-resources.h"
 #include "nearby-window.h"
 
@@ -508,23 +509,43 @@ on_uri_shown (GObject      *source,
   open_request_free (request);
 }
 
-static gboolean
-url_is_openable (const char *url)
-{
-  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-
-  /* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
-   * never launched. */
-  return uri != NULL && g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0' &&
-         (g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ||
-          g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") == 0);
-}
-
 static NearbyObject *
 lookup_object (NearbyApplication *self,
                GVariant          *parameter)
 {
   return nearby_object_list_get_object_by_key (self->objects, g_variant_get_string (parameter, NULL));
+}
+
+/* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
+ * never launched. */
+static void
+nearby_application_open_url (NearbyApplication *self,
+                             const char        *url)
+{
+  NearbyWindow *window = nearby_application_get_window (self);
+  OpenRequest *request;
+
+  if (url == NULL || !nearby_url_is_fetchable (url))
+    {
+      nearby_application_toast (self, _("This object has no web page to open"));
+      return;
+    }
+  if (window == NULL)
+    return;
+
+  request = g_new0 (OpenRequest, 1);
+  request->self = g_object_ref (self);
+  request->url = g_strdup (url);
+  gtk_show_uri_full (GTK_WINDOW (window), url, GDK_CURRENT_TIME, NULL, on_uri_shown, request);
+}
+
+static void
+open_url_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  nearby_application_open_url (NEARBY_APPLICATION (user_data),
+                               g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -534,9 +555,6 @@ open_object_action (GSimpleAction *action,
 {
   NearbyApplication *self = user_data;
   NearbyObject *object = lookup_object (self, parameter);
-  NearbyWindow *window = nearby_application_get_window (self);
-  OpenRequest *request;
-  const char *url;
 
   if (object == NULL)
     {
@@ -544,23 +562,11 @@ open_object_action (GSimpleAction *action,
       return;
     }
 
-  url = nearby_object_get_url (object);
-  if (!url_is_openable (url))
-    {
-      nearby_application_toast (self, _("This object has no web page to open"));
-      return;
-    }
-  if (window == NULL)
-    return;
-
   /* Opening tells the server anyway; now the row can show what the page is. */
-  if (nearby_object_get_page (object) == NULL)
+  if (nearby_object_get_page (object) == NULL && nearby_object_get_browsable (object))
     nearby_page_loader_look_up (self->page_loader, object, FALSE);
 
-  request = g_new0 (OpenRequest, 1);
-  request->self = g_object_ref (self);
-  request->url = g_strdup (url);
-  gtk_show_uri_full (GTK_WINDOW (window), url, GDK_CURRENT_TIME, NULL, on_uri_shown, request);
+  nearby_application_open_url (self, nearby_object_get_url (object));
 }
 
 static void
@@ -768,6 +774,7 @@ static const GActionEntry app_actions[] = {
   { "refresh", refresh_action },
   { "look-up", look_up_action, "s" },
   { "open-object", open_object_action, "s" },
+  { "open-url", open_url_action, "s" },
   { "copy-link", copy_link_action, "s" },
   { "toggle-favourite", toggle_favourite_action, "s" },
   { "block-site", block_site_action, "s" },

@@ -26,7 +26,7 @@ struct _NearbyWindow
   AdwStatusPage        *error_page;
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
-  GtkLabel             *scan_label;
+  AdwWindowTitle       *window_title;
 
   gboolean              pointer_in_list;
   gboolean              focus_in_list;
@@ -112,6 +112,19 @@ nearby_window_update_page (NearbyWindow *self)
 
   gtk_widget_set_visible (self->scan_indicator,
                           chosen && state == NEARBY_SOURCE_STATE_SCANNING);
+
+  /* A demo or a replay says so in the title bar, so made-up objects are never mistaken for
+   * real ones. */
+  if (self->source != NULL && state == NEARBY_SOURCE_STATE_SCANNING)
+    {
+      g_autofree char *message = nearby_source_dup_state_message (self->source);
+
+      adw_window_title_set_subtitle (self->window_title, message);
+    }
+  else
+    {
+      adw_window_title_set_subtitle (self->window_title, NULL);
+    }
   gtk_stack_set_visible_child_name (self->stack, page);
 
   /* Screen readers (and the UI tests) learn what the content area shows from its name. */
@@ -388,7 +401,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, window_title);
   gtk_widget_class_bind_template_callback (widget_class, on_list_view_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_enter);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_leave);
