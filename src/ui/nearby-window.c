@@ -421,6 +421,10 @@ nearby_window_init (NearbyWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+
   g_signal_connect_object (self->settings, "changed::privacy-choice-made",
                            G_CALLBACK (nearby_window_update_page), self, G_CONNECT_SWAPPED);
 }
