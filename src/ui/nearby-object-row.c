@@ -276,6 +276,14 @@ nearby_object_row_update (NearbyObjectRow *self)
                                   -1);
 }
 
+void
+nearby_object_row_popup_menu (NearbyObjectRow *self)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_ROW (self));
+
+  gtk_menu_button_popup (self->menu_button);
+}
+
 NearbyObject *
 nearby_object_row_get_object (NearbyObjectRow *self)
 {

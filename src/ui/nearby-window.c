@@ -269,6 +269,31 @@ on_list_view_activate (NearbyWindow *self,
   gtk_widget_activate_action (GTK_WIDGET (self), "app.open-object", "s", key);
 }
 
+/* Shift+F10 or the Menu key on a focused row opens that row's menu. */
+static void
+object_menu_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (widget));
+
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      GtkWidget *child = gtk_widget_get_first_child (w);
+
+      if (NEARBY_IS_OBJECT_ROW (w))
+        {
+          nearby_object_row_popup_menu (NEARBY_OBJECT_ROW (w));
+          return;
+        }
+      if (child != NULL && NEARBY_IS_OBJECT_ROW (child))
+        {
+          nearby_object_row_popup_menu (NEARBY_OBJECT_ROW (child));
+          return;
+        }
+    }
+}
+
 static void
 choose_lookup_policy_action (GtkWidget  *widget,
                              const char *action_name,
@@ -410,6 +435,10 @@ nearby_window_class_init (NearbyWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.choose-lookup-policy", "s",
                                    choose_lookup_policy_action);
+  gtk_widget_class_install_action (widget_class, "win.object-menu", NULL, object_menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
+                                       "win.object-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "win.object-menu", NULL);
 }
 
 static void
