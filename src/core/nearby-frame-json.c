@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "nearby-frame-json.h"
 
@@ -37,37 +38,46 @@ nearby_hex_parse (const char  *text,
 
   g_return_val_if_fail (text != NULL, NULL);
 
-  while (g_ascii_isspace (*p))
-    p++;
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-    p += 2;
-
   while (*p != '\0')
     {
       int high, low;
       guint8 byte;
 
-      if (*p == ' ' || *p == ':' || *p == '-' || *p == '\t' || *p == '\n' || *p == '\r')
+      if (*p == ' ' || *p == ':' || *p == '-' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',')
         {
           p++;
           continue;
         }
+      /* "0x" may start the whole string ("0x0201…", nRF Connect) or each byte ("0x02 0x01"). */
+      if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+          (p == text || strchr (" :-\t,", p[-1]) != NULL))
+        {
+          p += 2;
+          continue;
+        }
 
       high = g_ascii_xdigit_value (p[0]);
-      if (high >= 0 && p[1] == '\0')
+      low = high >= 0 ? g_ascii_xdigit_value (p[1]) : -1;
+      if (high >= 0 && low < 0 && (p[1] == '\0' || strchr (" :-\t\n\r,", p[1]) != NULL))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("“%s” has an odd number of hex digits"), text);
+                       _("“%s” has a lone hex digit at position %d: write every byte as two digits"),
+                       text, (int) (p - text) + 1);
           return NULL;
         }
-      low = g_ascii_xdigit_value (p[1]);
       if (high < 0 || low < 0)
         {
           const char *bad = high < 0 ? p : p + 1;
 
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("“%s” is not hexadecimal: unexpected “%c” at position %d"),
-                       text, *bad, (int) (bad - text) + 1);
+          /* Never cut a UTF-8 sequence in half: the message must stay valid text. */
+          if ((guchar) *bad >= 0x80 || !g_ascii_isprint (*bad))
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("“%s” is not hexadecimal: unexpected character at position %d"),
+                         g_utf8_validate (text, -1, NULL) ? text : "input", (int) (bad - text) + 1);
+          else
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("“%s” is not hexadecimal: unexpected “%c” at position %d"),
+                         text, *bad, (int) (bad - text) + 1);
           return NULL;
         }
       byte = (guint8) (high << 4 | low);
@@ -148,8 +158,11 @@ nearby_frame_add_json_members (const NearbyFrame *frame,
 
   if (!valid)
     {
+      char message[NEARBY_FRAME_MESSAGE_MAX];
+
       json_builder_set_member_name (builder, "error");
-      json_builder_add_string_value (builder, nearby_frame_error_message (frame->error));
+      json_builder_add_string_value (builder,
+                                     nearby_frame_format_error (frame, message, sizeof message));
       json_builder_set_member_name (builder, "error_code");
       json_builder_add_string_value (builder, nearby_frame_error_code (frame->error));
       return;

@@ -61,11 +61,12 @@ typedef enum {
   NEARBY_FRAME_ERROR_EMPTY_URL,           /* a URL frame whose URL is only a scheme */
   NEARBY_FRAME_ERROR_RESERVED_FLAGS,      /* UriBeacon flag bits other than Invisible Hint */
   NEARBY_FRAME_ERROR_UNKNOWN_TLM_VERSION, /* TLM version other than 0 (plain) or 1 (encrypted) */
-  NEARBY_FRAME_ERROR_MALFORMED_AD,        /* an AD structure runs past the payload, or length 0 */
+  NEARBY_FRAME_ERROR_MALFORMED_AD,        /* an AD structure runs past the payload or is too short */
   NEARBY_FRAME_ERROR_NOT_A_BEACON,        /* well-formed, but holds no frame Nearby knows */
   NEARBY_FRAME_ERROR_UNSUPPORTED_CHARACTER, /* encode: the URL has a byte no frame can carry */
   NEARBY_FRAME_ERROR_URL_TOO_LONG,        /* encode: the encoded URL is over the limit */
   NEARBY_FRAME_ERROR_UNSUPPORTED_SCHEME,  /* encode: no scheme prefix matches the URL */
+  NEARBY_FRAME_ERROR_INVALID_UUID,        /* encode: "urn:uuid:" is not followed by a UUID */
   NEARBY_FRAME_N_ERRORS
 } NearbyFrameError;
 
@@ -107,7 +108,26 @@ typedef struct {
   uint8_t          ibeacon_uuid[16];
   uint16_t         ibeacon_major;
   uint16_t         ibeacon_minor;
+
+  /* Where a rejected frame (or payload, or URL to encode) went wrong, for
+   * nearby_frame_format_error(). Offsets count from the start of the bytes given to the decoder
+   * (or the characters of the URL given to the encoder). */
+  size_t           error_offset;
+  uint8_t          error_byte;     /* the byte (or character) found at error_offset */
+  size_t           error_length;   /* the length found: frame, AD structure or encoded URL */
+  size_t           error_limit;    /* the length required or allowed */
+
+  /* Where this frame's bytes start inside an advertising payload (0 when decoded alone) */
+  size_t           payload_offset;
 } NearbyFrame;
+
+/* A legacy advertisement carries at most this many frames (one per 4-byte AD structure). */
+#define NEARBY_FRAME_MAX_PER_PAYLOAD (NEARBY_ADV_SCAN_MAX / 4)
+
+/* Scheme prefix plus encoded URL: at most 18 bytes in both Eddystone-URL and UriBeacon. */
+#define NEARBY_FRAME_ENCODED_URL_MAX 18
+/* Service data of an encoded URL frame: two header bytes plus the encoded URL. */
+#define NEARBY_FRAME_URL_SERVICE_DATA_MAX (2 + NEARBY_FRAME_ENCODED_URL_MAX)
 
 /* A stable, lower-case identifier for an error ("truncated", "reserved-byte", ...). */
 const char      *nearby_frame_error_code       (NearbyFrameError  error);
@@ -115,6 +135,14 @@ const char      *nearby_frame_error_code       (NearbyFrameError  error);
 const char      *nearby_frame_error_message    (NearbyFrameError  error);
 const char      *nearby_protocol_to_string     (NearbyProtocol    protocol);
 const char      *nearby_frame_kind_to_string   (NearbyFrameKind   kind);
+
+/* The detailed sentence for @frame->error, naming the offending byte, offset or length when
+ * known ("Byte 5 is 0x1F, which is reserved: ..."). Writes at most @size bytes including the NUL
+ * (truncating if needed) and returns @buffer. Use a buffer of NEARBY_FRAME_MESSAGE_MAX. */
+#define NEARBY_FRAME_MESSAGE_MAX 256
+char            *nearby_frame_format_error     (const NearbyFrame *frame,
+                                                char              *buffer,
+                                                size_t             size);
 
 /* Decodes the value of one 16-bit service-data UUID (the bytes after the UUID).
  * Unknown UUIDs yield NEARBY_FRAME_ERROR_NOT_A_BEACON. Always fills @frame (zeroed first). */
@@ -133,12 +161,22 @@ NearbyFrameError nearby_frame_decode_manufacturer_data (uint16_t        company_
  * Writes up to @max_frames frames, one per service-data or manufacturer-data structure that
  * names a known beacon (invalid frames included, with their error), and returns how many.
  * @payload_error says whether the AD structure itself is malformed, too long, or holds no
- * beacon; frames found before a malformed structure are still returned. */
+ * beacon; frames found before a malformed structure are still returned. A length byte of 0 is
+ * padding (the non-significant part of a 31-byte advertisement) and is skipped, so that an
+ * advertisement padded with zeros and followed by its scan response still parses. */
 size_t           nearby_frame_decode_advertisement (const uint8_t    *payload,
                                                     size_t            len,
                                                     NearbyFrame      *frames,
                                                     size_t            max_frames,
                                                     NearbyFrameError *payload_error);
+
+/* The same, with the payload's own problem (and its offset) described in @status, so that
+ * nearby_frame_format_error (@status, ...) can explain it. @status->kind is always NONE. */
+size_t           nearby_frame_decode_advertisement_detailed (const uint8_t *payload,
+                                                             size_t         len,
+                                                             NearbyFrame   *frames,
+                                                             size_t         max_frames,
+                                                             NearbyFrame   *status);
 
 /* Encodes @url as the shortest Eddystone-URL service data (frame type, tx power, scheme, URL).
  * On NEARBY_FRAME_ERROR_URL_TOO_LONG, *@excess says by how many bytes it is over.
@@ -156,6 +194,19 @@ NearbyFrameError nearby_frame_encode_uribeacon (const char *url,
                                                 uint8_t    *out,
                                                 size_t     *out_len,
                                                 size_t     *excess);
+
+/* Encodes @url as the shortest service data of @protocol (EDDYSTONE: frame type 0x10, tx power;
+ * URIBEACON: @flags, tx power; then the scheme prefix and the encoded URL). @out needs
+ * NEARBY_FRAME_URL_SERVICE_DATA_MAX bytes. On error, @status (optional) says where: the offending
+ * character (error_offset, error_byte) or the encoded length against the limit
+ * (error_length, error_limit). */
+NearbyFrameError nearby_frame_encode_url          (NearbyProtocol  protocol,
+                                                   const char     *url,
+                                                   uint8_t         flags,
+                                                   int8_t          tx_power,
+                                                   uint8_t        *out,
+                                                   size_t         *out_len,
+                                                   NearbyFrame    *status);
 
 #ifdef __cplusplus
 }
