@@ -252,7 +252,7 @@ def FloodRssi(self, adapter_name, rate_hz, duration_ms):
     devices = _devices_of(_adapter_path(adapter_name))
     ticks = max(1, rate_hz * duration_ms // 1000)
     interval = max(1, 1000 // max(1, rate_hz))
-    connection = self.locations[0][0]
+    connection = self.connection
     state = {'tick': 0, 'sent': 0}
     prepared = [(path, mockobject.objects[path]) for path in devices]
 
