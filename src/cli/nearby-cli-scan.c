@@ -176,28 +176,23 @@ print_json (const NearbySighting *sighting)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) address = json_node_init_string (json_node_alloc (), sighting->address);
+  g_autoptr(JsonNode) rest = NULL;
   g_autofree char *time = format_time (sighting->time_us);
   g_autofree char *raw = nearby_hex_format (sighting->raw, sighting->raw_len);
-  g_autofree char *text = NULL;
+  g_autofree char *address_text = json_to_string (address, FALSE);
+  g_autofree char *rest_text = NULL;
+  char rssi_text[16] = "null";
+  char distance_text[G_ASCII_DTOSTR_BUF_SIZE] = "null";
   double distance = sighting_distance (sighting);
 
-  json_builder_begin_object (builder);
-
-  json_builder_set_member_name (builder, "time");
-  json_builder_add_string_value (builder, time);
-  json_builder_set_member_name (builder, "address");
-  json_builder_add_string_value (builder, sighting->address);
-  json_builder_set_member_name (builder, "rssi");
   if (sighting->rssi != NEARBY_RSSI_UNKNOWN)
-    json_builder_add_int_value (builder, sighting->rssi);
-  else
-    json_builder_add_null_value (builder);
-  json_builder_set_member_name (builder, "distance_m");
+    g_snprintf (rssi_text, sizeof rssi_text, "%d", sighting->rssi);
+  /* Centimetres are plenty; json-glib would print 17 significant digits. */
   if (distance >= 0.0)
-    json_builder_add_double_value (builder, round (distance * 100.0) / 100.0);
-  else
-    json_builder_add_null_value (builder);
+    g_ascii_formatd (distance_text, sizeof distance_text, "%.2f", distance);
+
+  json_builder_begin_object (builder);
 
   if (sighting->frame.service_uuid != 0)
     {
@@ -220,10 +215,13 @@ print_json (const NearbySighting *sighting)
 
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-  fprintf (stdout, "%s\n", text);
+  rest = json_builder_get_root (builder);
+  json_generator_set_root (generator, rest);
+  rest_text = json_generator_to_data (generator, NULL);
+
+  /* rest_text is a non-empty object: splice the leading members in after its '{'. */
+  fprintf (stdout, "{\"time\":\"%s\",\"address\":%s,\"rssi\":%s,\"distance_m\":%s,%s\n",
+           time, address_text, rssi_text, distance_text, rest_text + 1);
   fflush (stdout);
 }
 
@@ -475,6 +473,12 @@ settle_timeout_cb (gpointer user_data)
   ScanContext *context = user_data;
 
   context->settle_source = 0;
+  if (nearby_source_get_state (NEARBY_SOURCE (context->scanner)) == NEARBY_SOURCE_STATE_STARTING)
+    {
+      g_printerr ("nearby scan: %s\n", _("Bluetooth discovery did not start: bluetoothd does not answer"));
+      finish (context, NEARBY_EXIT_UNAVAILABLE);
+      return G_SOURCE_REMOVE;
+    }
   give_up (context);
 
   return G_SOURCE_REMOVE;
