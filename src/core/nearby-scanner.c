@@ -11,14 +11,14 @@
 #include <string.h>
 
 #include "nearby-scanner.h"
+#include "nearby-scanner-private.h"
 
 #define BLUEZ_NAME       "org.bluez"
 #define ADAPTER_IFACE    "org.bluez.Adapter1"
 #define DEVICE_IFACE     "org.bluez.Device1"
 #define CALL_TIMEOUT_MS  10000
 
-/* A ServiceData dict holds one entry per UUID the device ever advertised; a handful at most. */
-#define MAX_FRAMES_PER_UPDATE 8
+#define MAX_FRAMES_PER_UPDATE NEARBY_ADVERT_MAX_FRAMES
 #define MAX_STALL_FACTOR      8
 
 #define DEFAULT_STALL_TIMEOUT_MS      (3 * 60 * 1000)
@@ -41,12 +41,6 @@ typedef struct {
   NearbyFrameKind  last_kind;
   StoredFrame      frames[N_FRAME_KINDS];
 } Device;
-
-typedef struct {
-  NearbyFrame frame;
-  const guint8 *raw;
-  gsize raw_len;
-} DecodedFrame;
 
 struct _NearbyScanner
 {
@@ -230,7 +224,7 @@ bytes_of_variant (GVariant *boxed,
 
 static guint
 decode_service_data (GVariant     *service_data,
-                     DecodedFrame *frames,
+                     NearbyAdvertFrame *frames,
                      guint         n_frames)
 {
   GVariantIter iter;
@@ -274,7 +268,7 @@ decode_service_data (GVariant     *service_data,
 
 static guint
 decode_manufacturer_data (GVariant     *manufacturer_data,
-                          DecodedFrame *frames,
+                          NearbyAdvertFrame *frames,
                           guint         n_frames)
 {
   GVariantIter iter;
@@ -314,6 +308,16 @@ decode_manufacturer_data (GVariant     *manufacturer_data,
     }
 
   return n_frames;
+}
+
+guint
+nearby_scanner_decode_advert (GVariant          *service_data,
+                              GVariant          *manufacturer_data,
+                              NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES])
+{
+  guint n_frames = decode_service_data (service_data, frames, 0);
+
+  return decode_manufacturer_data (manufacturer_data, frames, n_frames);
 }
 
 static void
@@ -371,7 +375,7 @@ device_update (NearbyScanner *self,
                gboolean       rssi_invalidated)
 {
   const char *path = g_dbus_proxy_get_object_path (proxy);
-  DecodedFrame frames[MAX_FRAMES_PER_UPDATE];
+  NearbyAdvertFrame frames[MAX_FRAMES_PER_UPDATE];
   gboolean rssi_changed;
   Device *device;
   guint n_frames;
@@ -383,8 +387,7 @@ device_update (NearbyScanner *self,
   self->last_activity_us = g_get_monotonic_time ();
   self->stall_factor = 1;
 
-  n_frames = decode_service_data (service_data, frames, 0);
-  n_frames = decode_manufacturer_data (manufacturer_data, frames, n_frames);
+  n_frames = nearby_scanner_decode_advert (service_data, manufacturer_data, frames);
 
   device = g_hash_table_lookup (self->devices, path);
   if (device == NULL)
