@@ -706,6 +706,13 @@ test_adapter_hotplug (Fixture       *f,
   add_adapter (f, "hci0", TRUE);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
   g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+
+  /* With a second adapter, losing the first moves the scan over. */
+  add_adapter (f, "hci1", TRUE);
+  call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+  WAIT_UNTIL (g_strcmp0 (nearby_scanner_get_adapter_path (f->scanner), "/org/bluez/hci1") == 0);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  WAIT_UNTIL (count_calls (f, "/org/bluez/hci1", "StartDiscovery") == 1);
 }
 
 static void
@@ -1102,10 +1109,12 @@ test_cli_scan_unavailable (Fixture       *f,
 {
   struct {
     gboolean    with_adapter;
+    const char *adapter;
     const char *message;
   } cases[] = {
-    { TRUE, "Bluetooth is off — run `bluetoothctl power on`" },
-    { FALSE, "No Bluetooth adapter found" },
+    { TRUE, NULL, "Bluetooth is off — run `bluetoothctl power on`" },
+    { TRUE, "hci7", "Bluetooth adapter “hci7” not found" },
+    { FALSE, NULL, "No Bluetooth adapter found" },
   };
 
   start_mock (f);
@@ -1117,13 +1126,15 @@ test_cli_scan_unavailable (Fixture       *f,
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
-      if (cases[i].with_adapter)
+      if (cases[i].with_adapter && i == 0)
         add_adapter (f, "hci0", FALSE);
-      else
+      else if (!cases[i].with_adapter)
         call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
 
       process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                              &error, "scan", "--json", "--duration", "3", NULL);
+                              &error, "scan", "--json", "--duration", "3",
+                              cases[i].adapter != NULL ? "--adapter" : NULL, cases[i].adapter,
+                              NULL);
       g_assert_no_error (error);
       g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
       g_test_message ("stderr: %s", err);
@@ -1168,6 +1179,67 @@ test_cli_scan_interrupted (Fixture       *f,
   /* Ctrl-C: discovery is stopped, then the process exits normally. */
   g_subprocess_send_signal (process, SIGINT);
   g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+}
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(char **) data = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object), result,
+                                                          NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_cli_scan_closed_pipe (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *line = NULL;
+  gboolean exited = FALSE;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  path = add_beacon (f, "C0:FF:EE:00:01:06",
+                     props ("RSSI", g_variant_new_int16 (-61),
+                            "ServiceData", url_service_data ("https://example.com/pipe", -20),
+                            NULL));
+
+  /* `nearby scan --json | head -1`: the reader goes away after one line. */
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
+  WAIT_UNTIL (line != NULL);
+  g_assert_nonnull (strstr (line, "https://example.com/pipe"));
+  g_input_stream_close (g_subprocess_get_stdout_pipe (process), NULL, &error);
+  g_assert_no_error (error);
+
+  /* The next sighting finds the pipe closed: discovery is stopped, the exit is clean. */
+  update_device (f, path, props ("RSSI", g_variant_new_int16 (-62), NULL), NULL);
+  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
+  WAIT_UNTIL (exited);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
   g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
 }
 
@@ -1228,6 +1300,7 @@ main (int   argc,
   ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
   ADD ("/cli/scan/no-service", test_cli_scan_no_service);
   ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);
+  ADD ("/cli/scan/closed-pipe", test_cli_scan_closed_pipe);
   ADD ("/cli/scan/usage", test_cli_scan_usage);
 
 #undef ADD

@@ -171,7 +171,8 @@ sighting_is_shown (ScanContext          *context,
          && !frame->invisible;
 }
 
-static void
+/* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */
+static gboolean
 print_json (const NearbySighting *sighting)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -222,7 +223,8 @@ print_json (const NearbySighting *sighting)
   /* rest_text is a non-empty object: splice the leading members in after its '{'. */
   fprintf (stdout, "{\"time\":\"%s\",\"address\":%s,\"rssi\":%s,\"distance_m\":%s,%s\n",
            time, address_text, rssi_text, distance_text, rest_text + 1);
-  fflush (stdout);
+
+  return fflush (stdout) == 0 && !ferror (stdout);
 }
 
 static char *
@@ -386,6 +388,9 @@ refresh_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static void finish (ScanContext *context,
+                    int          exit_code);
+
 static void
 on_sighting (NearbySource         *source,
              const NearbySighting *sighting,
@@ -397,7 +402,10 @@ on_sighting (NearbySource         *source,
   context->sightings++;
 
   if (context->json)
-    print_json (sighting);
+    {
+      if (!print_json (sighting))
+        finish (context, NEARBY_EXIT_OK);
+    }
   else
     remember_row (context, sighting);
 }
@@ -514,7 +522,10 @@ on_state_changed (NearbyScanner *scanner,
         {
           g_autofree char *description = describe_state (scanner);
 
-          g_printerr ("nearby scan: %s\n", description);
+          if (state == NEARBY_SOURCE_STATE_SCANNING)
+            g_printerr ("nearby scan: %s\n", _("scanning again"));
+          else
+            g_printerr ("nearby scan: %s\n", description);
         }
       return;
     }
@@ -584,6 +595,9 @@ nearby_cli_scan (int    argc,
     return nearby_cli_usage_error (option_context, _("scan takes no arguments"));
   if (duration < 0 || duration > G_MAXUINT / 1000)
     return nearby_cli_usage_error (option_context, _("--duration must be a positive number"));
+
+  /* A closed pipe is an ordinary way to stop: see print_json(). */
+  signal (SIGPIPE, SIG_IGN);
 
   context.json = json;
   context.all = all;
