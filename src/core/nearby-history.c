@@ -1,0 +1,2250 @@
+/* nearby-history.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-history"
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "nearby-history.h"
+
+/* SQLite runs on one worker thread that owns the connection and takes jobs from a queue in
+ * order. A job's results travel back to the caller's main context, where the in-memory
+ * snapshots (for the synchronous lookups) are updated before the caller's callback runs. */
+
+#define HISTORY_BUSY_TIMEOUT_MS 5000
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+typedef struct {
+  char        *path;
+  sqlite3     *db;
+  GAsyncQueue *queue;
+} HistoryWorker;
+
+typedef struct _HistoryJob HistoryJob;
+
+typedef gpointer (*HistoryJobRun)   (HistoryWorker  *worker,
+                                     HistoryJob     *job,
+                                     GError        **error);
+typedef void     (*HistoryJobApply) (NearbyHistory  *self,
+                                     HistoryJob     *job);
+
+struct _HistoryJob
+{
+  HistoryJobRun      run;     /* on the worker; NULL stops the worker */
+  HistoryJobApply    apply;   /* on the caller's context, only if run succeeded */
+  GTask             *task;
+
+  char              *key;     /* a URL, or a host */
+  char              *text;
+  char              *icon_type;
+  GBytes            *icon;
+  gint64             time_us;
+  gint64             limit;
+  gint64             expires_at_us;
+  gint64             cache_limit;
+  NearbyHistoryData  what;
+
+  gpointer           result;
+  GDestroyNotify     result_destroy;
+  GError            *error;
+  NearbyHistoryData  changed;
+  guint              visit_count;
+  gint64             last_visit_us;
+};
+
+typedef struct {
+  guint  count;
+  gint64 last_visit_us;
+} VisitStats;
+
+typedef struct {
+  char       *problem;
+  char       *set_aside_path;
+  gboolean    persistent;
+  GHashTable *visit_stats;
+  GHashTable *favourites;
+  GHashTable *blocked_hosts;
+} OpenResult;
+
+struct _NearbyHistory
+{
+  GObject      parent_instance;
+
+  char        *path;
+  GAsyncQueue *queue;
+  GThread     *worker_thread;
+
+  GHashTable  *visit_stats;    /* url -> VisitStats */
+  GHashTable  *favourites;     /* url set */
+  GHashTable  *blocked_hosts;  /* host set */
+
+  char        *problem;
+  char        *set_aside_path;
+  gint64       cache_limit;
+
+  guint        is_open : 1;
+  guint        persistent : 1;
+  guint        damage_reported : 1;
+};
+
+G_DEFINE_FINAL_TYPE (NearbyHistory, nearby_history, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_PATH,
+  PROP_IS_OPEN,
+  PROP_PROBLEM,
+  PROP_PERSISTENT,
+  PROP_SET_ASIDE_PATH,
+  PROP_CACHE_LIMIT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* Each entry upgrades the schema from its index to the next version. A shipped entry never
+ * changes: a new version appends one. */
+static const char * const migrations[] = {
+  /* 0 -> 1 */
+  "CREATE TABLE visits ("
+  "  id INTEGER PRIMARY KEY,"
+  "  url TEXT NOT NULL UNIQUE,"
+  "  host TEXT NOT NULL,"
+  "  visit_count INTEGER NOT NULL DEFAULT 1 CHECK (visit_count >= 1),"
+  "  first_visit_us INTEGER NOT NULL,"
+  "  last_visit_us INTEGER NOT NULL"
+  ");"
+  "CREATE INDEX visits_by_last_visit ON visits (last_visit_us);"
+  "CREATE INDEX visits_by_host ON visits (host);"
+  "CREATE TABLE favourites ("
+  "  url TEXT PRIMARY KEY,"
+  "  added_us INTEGER NOT NULL"
+  ");"
+  "CREATE TABLE blocked_hosts ("
+  "  host TEXT PRIMARY KEY,"
+  "  blocked_us INTEGER NOT NULL"
+  ");",
+
+  /* 1 -> 2. Pruning adds up sizes newest first: the index on (fetched_us, size_bytes)
+   * answers that without reading the rows and their icons. */
+  "CREATE TABLE page_cache ("
+  "  url TEXT PRIMARY KEY,"
+  "  fetched_us INTEGER NOT NULL,"
+  "  expires_us INTEGER NOT NULL,"
+  "  size_bytes INTEGER NOT NULL CHECK (size_bytes >= 0),"
+  "  icon_type TEXT,"
+  "  page_json TEXT,"
+  "  icon BLOB"
+  ");"
+  "CREATE INDEX page_cache_by_fetched ON page_cache (fetched_us, size_bytes);"
+  "CREATE INDEX page_cache_by_expires ON page_cache (expires_us);",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == NEARBY_HISTORY_SCHEMA_VERSION);
+
+/* Queries that every table of the current schema must answer, or the file is not ours. */
+static const char * const schema_probes[] = {
+  "SELECT id, url, host, visit_count, first_visit_us, last_visit_us FROM visits LIMIT 0",
+  "SELECT url, added_us FROM favourites LIMIT 0",
+  "SELECT host, blocked_us FROM blocked_hosts LIMIT 0",
+  "SELECT url, page_json, icon, icon_type, fetched_us, expires_us, size_bytes"
+  " FROM page_cache LIMIT 0",
+};
+
+/* Boxed types */
+
+G_DEFINE_BOXED_TYPE (NearbyVisit, nearby_visit, nearby_visit_copy, nearby_visit_free)
+
+NearbyVisit *
+nearby_visit_copy (const NearbyVisit *visit)
+{
+  NearbyVisit *copy;
+
+  g_return_val_if_fail (visit != NULL, NULL);
+
+  copy = g_new0 (NearbyVisit, 1);
+  copy->url = g_strdup (visit->url);
+  copy->host = g_strdup (visit->host);
+  copy->count = visit->count;
+  copy->first_visit_us = visit->first_visit_us;
+  copy->last_visit_us = visit->last_visit_us;
+
+  return copy;
+}
+
+void
+nearby_visit_free (NearbyVisit *visit)
+{
+  if (visit == NULL)
+    return;
+
+  g_free (visit->url);
+  g_free (visit->host);
+  g_free (visit);
+}
+
+G_DEFINE_BOXED_TYPE (NearbyCacheEntry, nearby_cache_entry,
+                     nearby_cache_entry_copy, nearby_cache_entry_free)
+
+NearbyCacheEntry *
+nearby_cache_entry_copy (const NearbyCacheEntry *entry)
+{
+  NearbyCacheEntry *copy;
+
+  g_return_val_if_fail (entry != NULL, NULL);
+
+  copy = g_new0 (NearbyCacheEntry, 1);
+  copy->page_json = g_strdup (entry->page_json);
+  copy->icon = entry->icon != NULL ? g_bytes_ref (entry->icon) : NULL;
+  copy->icon_type = g_strdup (entry->icon_type);
+  copy->expires_at_us = entry->expires_at_us;
+  copy->fetched_at_us = entry->fetched_at_us;
+
+  return copy;
+}
+
+void
+nearby_cache_entry_free (NearbyCacheEntry *entry)
+{
+  if (entry == NULL)
+    return;
+
+  g_free (entry->page_json);
+  g_clear_pointer (&entry->icon, g_bytes_unref);
+  g_free (entry->icon_type);
+  g_free (entry);
+}
+
+GType
+nearby_history_data_get_type (void)
+{
+  static gsize type_id;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GFlagsValue values[] = {
+        { NEARBY_HISTORY_DATA_VISITS, "NEARBY_HISTORY_DATA_VISITS", "visits" },
+        { NEARBY_HISTORY_DATA_FAVOURITES, "NEARBY_HISTORY_DATA_FAVOURITES", "favourites" },
+        { NEARBY_HISTORY_DATA_BLOCKED_HOSTS, "NEARBY_HISTORY_DATA_BLOCKED_HOSTS", "blocked-hosts" },
+        { NEARBY_HISTORY_DATA_CACHE, "NEARBY_HISTORY_DATA_CACHE", "cache" },
+        { 0, NULL, NULL }
+      };
+      GType type = g_flags_register_static (g_intern_static_string ("NearbyHistoryData"), values);
+
+      g_once_init_leave (&type_id, type);
+    }
+
+  return type_id;
+}
+
+/* SQLite helpers, worker thread only */
+
+static GIOErrorEnum
+history_io_error_from_sqlite (int rc)
+{
+  switch (rc & 0xff)
+    {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return G_IO_ERROR_BUSY;
+    case SQLITE_READONLY:
+      return G_IO_ERROR_READ_ONLY;
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return G_IO_ERROR_PERMISSION_DENIED;
+    case SQLITE_FULL:
+      return G_IO_ERROR_NO_SPACE;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return G_IO_ERROR_INVALID_DATA;
+    case SQLITE_CONSTRAINT:
+    case SQLITE_TOOBIG:
+    case SQLITE_RANGE:
+      return G_IO_ERROR_INVALID_ARGUMENT;
+    default:
+      return G_IO_ERROR_FAILED;
+    }
+}
+
+static gboolean
+history_set_error (sqlite3  *db,
+                   int       rc,
+                   GError  **error)
+{
+  g_set_error (error, G_IO_ERROR, history_io_error_from_sqlite (rc),
+               "History database: %s", db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
+  return FALSE;
+}
+
+static gboolean
+history_exec (sqlite3     *db,
+              const char  *sql,
+              GError     **error)
+{
+  char *message = NULL;
+  int rc = sqlite3_exec (db, sql, NULL, NULL, &message);
+
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, G_IO_ERROR, history_io_error_from_sqlite (rc),
+                   "History database: %s", message != NULL ? message : sqlite3_errstr (rc));
+      sqlite3_free (message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static sqlite3_stmt *
+history_prepare (sqlite3     *db,
+                 const char  *sql,
+                 GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      history_set_error (db, rc, error);
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+
+  return stmt;
+}
+
+/* Steps a statement that returns no rows (or whose rows are not needed) to its end. */
+static gboolean
+history_step_done (sqlite3_stmt  *stmt,
+                   GError       **error)
+{
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    ;
+
+  if (rc != SQLITE_DONE)
+    return history_set_error (sqlite3_db_handle (stmt), rc, error);
+
+  return TRUE;
+}
+
+static gboolean
+history_begin (sqlite3  *db,
+               GError  **error)
+{
+  return history_exec (db, "BEGIN IMMEDIATE", error);
+}
+
+static gboolean
+history_commit (sqlite3  *db,
+                GError  **error)
+{
+  if (!history_exec (db, "COMMIT", error))
+    {
+      sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+history_rollback (sqlite3 *db)
+{
+  if (sqlite3_get_autocommit (db) == 0)
+    sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+
+  return FALSE;
+}
+
+static char *
+history_query_text (sqlite3     *db,
+                    const char  *sql,
+                    GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  int rc;
+
+  if (stmt == NULL)
+    return NULL;
+
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      const char *text = (const char *) sqlite3_column_text (stmt, 0);
+
+      return g_strdup (text != NULL ? text : "");
+    }
+
+  if (rc == SQLITE_DONE)
+    return g_strdup ("");
+
+  history_set_error (db, rc, error);
+  return NULL;
+}
+
+static gboolean
+history_query_int (sqlite3     *db,
+                   const char  *sql,
+                   gint64      *value,
+                   GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      *value = sqlite3_column_int64 (stmt, 0);
+      return TRUE;
+    }
+
+  if (rc == SQLITE_DONE)
+    {
+      *value = 0;
+      return TRUE;
+    }
+
+  return history_set_error (db, rc, error);
+}
+
+/* Opening */
+
+static void
+open_result_free (OpenResult *result)
+{
+  g_free (result->problem);
+  g_free (result->set_aside_path);
+  g_clear_pointer (&result->visit_stats, g_hash_table_unref);
+  g_clear_pointer (&result->favourites, g_hash_table_unref);
+  g_clear_pointer (&result->blocked_hosts, g_hash_table_unref);
+  g_free (result);
+}
+
+static GHashTable *
+history_new_string_set (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+static gboolean
+history_load_snapshot (sqlite3     *db,
+                       OpenResult  *result,
+                       GError     **error)
+{
+  g_autoptr(sqlite3_stmt) visits = NULL;
+  g_autoptr(sqlite3_stmt) favourites = NULL;
+  g_autoptr(sqlite3_stmt) blocked = NULL;
+  int rc;
+
+  result->visit_stats = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  result->favourites = history_new_string_set ();
+  result->blocked_hosts = history_new_string_set ();
+
+  visits = history_prepare (db, "SELECT url, visit_count, last_visit_us FROM visits", error);
+  if (visits == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (visits)) == SQLITE_ROW)
+    {
+      VisitStats *stats = g_new0 (VisitStats, 1);
+
+      stats->count = (guint) CLAMP (sqlite3_column_int64 (visits, 1), 0, G_MAXUINT);
+      stats->last_visit_us = sqlite3_column_int64 (visits, 2);
+      g_hash_table_replace (result->visit_stats,
+                            g_strdup ((const char *) sqlite3_column_text (visits, 0)), stats);
+    }
+  if (rc != SQLITE_DONE)
+    return history_set_error (db, rc, error);
+
+  favourites = history_prepare (db, "SELECT url FROM favourites", error);
+  if (favourites == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (favourites)) == SQLITE_ROW)
+    g_hash_table_add (result->favourites,
+                      g_strdup ((const char *) sqlite3_column_text (favourites, 0)));
+  if (rc != SQLITE_DONE)
+    return history_set_error (db, rc, error);
+
+  blocked = history_prepare (db, "SELECT host FROM blocked_hosts", error);
+  if (blocked == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (blocked)) == SQLITE_ROW)
+    g_hash_table_add (result->blocked_hosts,
+                      g_strdup ((const char *) sqlite3_column_text (blocked, 0)));
+  if (rc != SQLITE_DONE)
+    return history_set_error (db, rc, error);
+
+  return TRUE;
+}
+
+static gboolean
+history_migrate (sqlite3  *db,
+                 GError  **error)
+{
+  for (;;)
+    {
+      g_autofree char *set_version = NULL;
+      gint64 version = 0;
+
+      if (!history_begin (db, error))
+        return FALSE;
+
+      if (!history_query_int (db, "PRAGMA user_version", &version, error))
+        return history_rollback (db);
+
+      if (version > NEARBY_HISTORY_SCHEMA_VERSION)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       "History database has schema version %" G_GINT64_FORMAT
+                       ", newer than %d", version, NEARBY_HISTORY_SCHEMA_VERSION);
+          return history_rollback (db);
+        }
+
+      if (version == NEARBY_HISTORY_SCHEMA_VERSION)
+        return history_commit (db, error);
+
+      if (version < 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "History database has an invalid schema version %" G_GINT64_FORMAT,
+                       version);
+          return history_rollback (db);
+        }
+
+      g_debug ("Migrating the history schema from version %" G_GINT64_FORMAT, version);
+
+      set_version = g_strdup_printf ("PRAGMA user_version = %" G_GINT64_FORMAT, version + 1);
+      if (!history_exec (db, migrations[version], error) ||
+          !history_exec (db, set_version, error) ||
+          !history_commit (db, error))
+        return history_rollback (db);
+    }
+}
+
+static gboolean
+history_configure (sqlite3   *db,
+                   gboolean   on_disk,
+                   GError   **error)
+{
+  g_autofree char *quick_check = NULL;
+
+  sqlite3_busy_timeout (db, HISTORY_BUSY_TIMEOUT_MS);
+  sqlite3_extended_result_codes (db, 1);
+
+  /* Debian builds SQLite without secure delete: removed rows must not linger in free pages. */
+  if (!history_exec (db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON", error))
+    return FALSE;
+
+  if (on_disk)
+    {
+      g_autofree char *mode = history_query_text (db, "PRAGMA journal_mode = WAL", error);
+
+      if (mode == NULL)
+        return FALSE;
+      if (g_ascii_strcasecmp (mode, "wal") != 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       "History database could not use a write-ahead log (journal mode %s)", mode);
+          return FALSE;
+        }
+
+      if (!history_exec (db, "PRAGMA synchronous = NORMAL", error))
+        return FALSE;
+
+      quick_check = history_query_text (db, "PRAGMA quick_check", error);
+      if (quick_check == NULL)
+        return FALSE;
+      if (strcmp (quick_check, "ok") != 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "History database failed its check: %s", quick_check);
+          return FALSE;
+        }
+    }
+
+  if (!history_migrate (db, error))
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (schema_probes); i++)
+    {
+      g_autoptr(GError) probe_error = NULL;
+      g_autoptr(sqlite3_stmt) probe = history_prepare (db, schema_probes[i], &probe_error);
+
+      if (probe == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "History database has an unexpected schema: %s", probe_error->message);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+static sqlite3 *
+history_open_database (const char  *path,
+                       OpenResult  *result,
+                       GError     **error)
+{
+  gboolean on_disk = strcmp (path, ":memory:") != 0;
+  sqlite3 *db = NULL;
+  int rc;
+
+  if (on_disk && g_file_test (path, G_FILE_TEST_EXISTS) &&
+      !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   "History database %s is not a regular file", path);
+      return NULL;
+    }
+
+  if (on_disk && g_file_test (path, G_FILE_TEST_EXISTS) && g_access (path, R_OK) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "History database %s cannot be read", path);
+      return NULL;
+    }
+
+  /* SQLite would create it world-readable, and gives its log the same mode: a history is
+   * nobody else's business. */
+  if (on_disk)
+    {
+      int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+      if (fd >= 0)
+        g_close (fd, NULL);
+    }
+
+  rc = sqlite3_open_v2 (path, &db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        NULL);
+  if (rc != SQLITE_OK)
+    {
+      history_set_error (db, rc, error);
+      sqlite3_close (db);
+      return NULL;
+    }
+
+  /* SQLite quietly opens a file it cannot write read-only; then every visit would fail. */
+  if (sqlite3_db_readonly (db, "main") == 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY,
+                   "History database %s is read-only", path);
+      sqlite3_close (db);
+      return NULL;
+    }
+
+  if (!history_configure (db, on_disk, error) ||
+      !history_load_snapshot (db, result, error))
+    {
+      sqlite3_close (db);
+      g_clear_pointer (&result->visit_stats, g_hash_table_unref);
+      g_clear_pointer (&result->favourites, g_hash_table_unref);
+      g_clear_pointer (&result->blocked_hosts, g_hash_table_unref);
+      return NULL;
+    }
+
+  return db;
+}
+
+/* Renames the database (and its log) out of the way, keeping it for whoever wants to look. */
+static gboolean
+history_set_aside (const char  *path,
+                   char       **set_aside_path,
+                   GError     **error)
+{
+  static const char * const companions[] = { "-wal", "-shm", "-journal" };
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%SZ");
+  g_autofree char *aside = NULL;
+
+  for (guint attempt = 0; aside == NULL; attempt++)
+    {
+      g_autofree char *candidate = NULL;
+
+      if (attempt == 0)
+        candidate = g_strdup_printf ("%s.corrupt-%s", path, stamp);
+      else
+        candidate = g_strdup_printf ("%s.corrupt-%s-%u", path, stamp, attempt);
+
+      if (!g_file_test (candidate, G_FILE_TEST_EXISTS))
+        aside = g_steal_pointer (&candidate);
+    }
+
+  if (g_rename (path, aside) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "Could not move %s aside: %s", path, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (companions); i++)
+    {
+      g_autofree char *from = g_strconcat (path, companions[i], NULL);
+      g_autofree char *to = g_strconcat (aside, companions[i], NULL);
+
+      if (!g_file_test (from, G_FILE_TEST_EXISTS))
+        continue;
+
+      /* A log left beside a new database would be replayed into it. */
+      if (g_rename (from, to) != 0 && g_unlink (from) != 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "Could not move %s aside: %s", from, g_strerror (saved_errno));
+          return FALSE;
+        }
+    }
+
+  *set_aside_path = g_steal_pointer (&aside);
+  return TRUE;
+}
+
+static const char *
+history_problem_for_error (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+    return _("Your history was saved by a newer version of Nearby and has been set aside; "
+             "a new one was started.");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+    return _("Your history could not be written to and has been set aside; "
+             "a new one was started.");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+    return _("Your history could not be read and has been set aside; a new one was started.");
+
+  return _("Your history was damaged and has been set aside; a new one was started.");
+}
+
+static gpointer
+history_open_run (HistoryWorker  *worker,
+                  HistoryJob     *job,
+                  GError        **error)
+{
+  OpenResult *result = g_new0 (OpenResult, 1);
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *dir = NULL;
+  enum { KEPT_ON_DISK, CANNOT_SAVE, IN_USE } memory_reason = KEPT_ON_DISK;
+
+  if (worker->db != NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "The history is already open");
+      open_result_free (result);
+      return NULL;
+    }
+
+  if (strcmp (worker->path, ":memory:") == 0)
+    goto in_memory;
+
+  dir = g_path_get_dirname (worker->path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      g_debug ("Cannot create %s: %s", dir, g_strerror (errno));
+      memory_reason = CANNOT_SAVE;
+      goto in_memory;
+    }
+
+  worker->db = history_open_database (worker->path, result, &local_error);
+  if (worker->db != NULL)
+    {
+      result->persistent = TRUE;
+      return result;
+    }
+
+  g_debug ("Cannot use %s: %s", worker->path, local_error->message);
+
+  /* Another program holds it: it is not damaged, so leave it alone. */
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_BUSY))
+    {
+      memory_reason = IN_USE;
+      goto in_memory;
+    }
+
+  {
+    g_autoptr(GError) aside_error = NULL;
+    g_autoptr(GError) fresh_error = NULL;
+
+    if (!history_set_aside (worker->path, &result->set_aside_path, &aside_error))
+      {
+        g_debug ("%s", aside_error->message);
+        memory_reason = CANNOT_SAVE;
+        goto in_memory;
+      }
+
+    g_debug ("Moved the history database aside to %s", result->set_aside_path);
+
+    worker->db = history_open_database (worker->path, result, &fresh_error);
+    if (worker->db == NULL)
+      {
+        g_debug ("Cannot start a new history in %s: %s", worker->path, fresh_error->message);
+        memory_reason = CANNOT_SAVE;
+        goto in_memory;
+      }
+
+    result->persistent = TRUE;
+    result->problem = g_strdup (history_problem_for_error (local_error));
+    return result;
+  }
+
+in_memory:
+  {
+    g_autoptr(GError) memory_error = NULL;
+
+    worker->db = history_open_database (":memory:", result, &memory_error);
+    if (worker->db == NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&memory_error));
+        open_result_free (result);
+        return NULL;
+      }
+
+    result->persistent = FALSE;
+    if (memory_reason == CANNOT_SAVE)
+      {
+        g_autofree char *where = g_filename_display_name (dir);
+
+        result->problem = g_strdup_printf (_("Nearby cannot save your history in “%s”, so it "
+                                             "will be forgotten when Nearby quits."), where);
+      }
+    else if (memory_reason == IN_USE)
+      {
+        g_autofree char *where = g_filename_display_name (worker->path);
+
+        result->problem =
+          g_strdup_printf (_("Your history in “%s” is in use by another program, so this "
+                             "session’s history will be forgotten when Nearby quits."), where);
+      }
+
+    return result;
+  }
+}
+
+static void
+history_open_apply (NearbyHistory *self,
+                    HistoryJob    *job)
+{
+  OpenResult *result = job->result;
+
+  g_clear_pointer (&self->visit_stats, g_hash_table_unref);
+  g_clear_pointer (&self->favourites, g_hash_table_unref);
+  g_clear_pointer (&self->blocked_hosts, g_hash_table_unref);
+  self->visit_stats = g_steal_pointer (&result->visit_stats);
+  self->favourites = g_steal_pointer (&result->favourites);
+  self->blocked_hosts = g_steal_pointer (&result->blocked_hosts);
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  self->is_open = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_OPEN]);
+
+  if (self->persistent != result->persistent)
+    {
+      self->persistent = result->persistent;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERSISTENT]);
+    }
+
+  if (g_strcmp0 (self->problem, result->problem) != 0)
+    {
+      g_free (self->problem);
+      self->problem = g_steal_pointer (&result->problem);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM]);
+    }
+
+  if (g_strcmp0 (self->set_aside_path, result->set_aside_path) != 0)
+    {
+      g_free (self->set_aside_path);
+      self->set_aside_path = g_steal_pointer (&result->set_aside_path);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SET_ASIDE_PATH]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+
+  /* The caller only learns that it is open; the rest was taken over above. */
+  g_clear_pointer (&job->result, open_result_free);
+  job->result = GINT_TO_POINTER (TRUE);
+  job->result_destroy = NULL;
+}
+
+/* The worker thread */
+
+static void
+history_job_free (HistoryJob *job)
+{
+  g_clear_object (&job->task);
+  g_free (job->key);
+  g_free (job->text);
+  g_free (job->icon_type);
+  g_clear_pointer (&job->icon, g_bytes_unref);
+  if (job->result != NULL && job->result_destroy != NULL)
+    job->result_destroy (job->result);
+  g_clear_error (&job->error);
+  g_free (job);
+}
+
+/* The file went bad under us. Swapping it while jobs are queued would mix two histories;
+ * the check at the next start sets it aside. */
+static void
+history_report_damage (NearbyHistory *self)
+{
+  if (self->damage_reported)
+    return;
+
+  self->damage_reported = TRUE;
+  g_free (self->problem);
+  self->problem = g_strdup (_("Your history is damaged. Nearby will set it aside and start a "
+                              "new one the next time it starts."));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM]);
+}
+
+static gboolean
+history_job_complete (gpointer data)
+{
+  HistoryJob *job = data;
+  NearbyHistory *self = g_task_get_source_object (job->task);
+
+  if (job->error != NULL)
+    {
+      if (job->run != history_open_run &&
+          g_error_matches (job->error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+        history_report_damage (self);
+      g_task_return_error (job->task, g_steal_pointer (&job->error));
+    }
+  else
+    {
+      if (job->apply != NULL)
+        job->apply (self, job);
+      if (job->changed != 0)
+        g_signal_emit (self, signals[CHANGED], 0, job->changed);
+      g_task_return_pointer (job->task, g_steal_pointer (&job->result), job->result_destroy);
+    }
+
+  history_job_free (job);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+history_worker_run_job (HistoryWorker *worker,
+                        HistoryJob    *job)
+{
+  /* Opening goes ahead even if its caller stopped waiting: the jobs behind it need it. */
+  if (job->run == history_open_run)
+    {
+      job->result = job->run (worker, job, &job->error);
+      return;
+    }
+
+  if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &job->error))
+    return;
+
+  if (worker->db == NULL)
+    {
+      g_set_error_literal (&job->error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           "The history is not open");
+      return;
+    }
+
+  job->result = job->run (worker, job, &job->error);
+}
+
+static gpointer
+history_worker_main (gpointer data)
+{
+  HistoryWorker *worker = data;
+
+  for (;;)
+    {
+      HistoryJob *job = g_async_queue_pop (worker->queue);
+      GSource *source;
+
+      if (job->run == NULL)
+        {
+          history_job_free (job);
+          break;
+        }
+
+      history_worker_run_job (worker, job);
+
+      /* The task is completed and released on its own context, so the history object is
+       * never finalized on this thread. */
+      source = g_idle_source_new ();
+      g_source_set_priority (source, g_task_get_priority (job->task));
+      g_source_set_callback (source, history_job_complete, job, NULL);
+      g_source_set_static_name (source, "[nearby] history job complete");
+      g_source_attach (source, g_task_get_context (job->task));
+      g_source_unref (source);
+    }
+
+  if (worker->db != NULL)
+    sqlite3_close (worker->db);
+  g_async_queue_unref (worker->queue);
+  g_free (worker->path);
+  g_free (worker);
+
+  return NULL;
+}
+
+static HistoryJob *
+history_job_new (NearbyHistory       *self,
+                 HistoryJobRun        run,
+                 HistoryJobApply      apply,
+                 gpointer             source_tag,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
+{
+  HistoryJob *job = g_new0 (HistoryJob, 1);
+
+  job->run = run;
+  job->apply = apply;
+  job->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (job->task, source_tag);
+
+  return job;
+}
+
+static void
+history_job_queue (NearbyHistory *self,
+                   HistoryJob    *job)
+{
+  g_async_queue_push (self->queue, job);
+}
+
+static gboolean
+history_propagate_boolean (NearbyHistory  *self,
+                           GAsyncResult   *result,
+                           gpointer        source_tag,
+                           GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, FALSE);
+
+  g_task_propagate_pointer (G_TASK (result), &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Visits */
+
+/* Beacon addresses are short, and even resolved ones are far below this: anything longer is
+ * hostile, and would only bloat the snapshot and the file. */
+#define HISTORY_MAX_KEY_LENGTH 8192
+
+static gboolean
+history_key_is_acceptable (const char *key)
+{
+  return key != NULL && *key != '\0' &&
+         strnlen (key, HISTORY_MAX_KEY_LENGTH + 1) <= HISTORY_MAX_KEY_LENGTH &&
+         g_utf8_validate (key, -1, NULL);
+}
+
+static char *
+history_host_of_url (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *host;
+
+  if (!history_key_is_acceptable (url))
+    return NULL;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL)
+    return NULL;
+
+  host = g_uri_get_host (uri);
+  if (host == NULL || *host == '\0')
+    return NULL;
+
+  return g_utf8_strdown (host, -1);
+}
+
+static gpointer
+history_record_visit_run (HistoryWorker  *worker,
+                          HistoryJob     *job,
+                          GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = history_prepare (worker->db,
+                          "INSERT INTO visits"
+                          " (url, host, visit_count, first_visit_us, last_visit_us)"
+                          " VALUES (?1, ?2, 1, ?3, ?3)"
+                          " ON CONFLICT (url) DO UPDATE SET"
+                          "  visit_count = visit_count + 1,"
+                          "  first_visit_us = min(first_visit_us, excluded.first_visit_us),"
+                          "  last_visit_us = max(last_visit_us, excluded.last_visit_us)"
+                          " RETURNING visit_count, last_visit_us",
+                          error);
+  if (stmt == NULL)
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, job->text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 3, job->time_us);
+
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      history_set_error (worker->db, rc, error);
+      return NULL;
+    }
+
+  job->visit_count = (guint) CLAMP (sqlite3_column_int64 (stmt, 0), 0, G_MAXUINT);
+  job->last_visit_us = sqlite3_column_int64 (stmt, 1);
+
+  if (!history_step_done (stmt, error))
+    return NULL;
+
+  job->changed = NEARBY_HISTORY_DATA_VISITS;
+  return GINT_TO_POINTER (TRUE);
+}
+
+static void
+history_record_visit_apply (NearbyHistory *self,
+                            HistoryJob    *job)
+{
+  VisitStats *stats = g_new0 (VisitStats, 1);
+
+  stats->count = job->visit_count;
+  stats->last_visit_us = job->last_visit_us;
+  g_hash_table_replace (self->visit_stats, g_strdup (job->key), stats);
+}
+
+void
+nearby_history_record_visit_async (NearbyHistory       *self,
+                                   const char          *url,
+                                   gint64               time_us,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autofree char *host = NULL;
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  host = history_host_of_url (url);
+  if (host == NULL)
+    {
+      g_task_report_new_error (self, callback, user_data, nearby_history_record_visit_async,
+                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "“%s” is not a web address", url != NULL ? url : "");
+      return;
+    }
+
+  job = history_job_new (self, history_record_visit_run, history_record_visit_apply,
+                         nearby_history_record_visit_async, cancellable, callback, user_data);
+  job->key = g_strdup (url);
+  job->text = g_steal_pointer (&host);
+  job->time_us = time_us > 0 ? time_us : g_get_real_time ();
+  history_job_queue (self, job);
+}
+
+gboolean
+nearby_history_record_visit_finish (NearbyHistory  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  return history_propagate_boolean (self, result, nearby_history_record_visit_async, error);
+}
+
+static gpointer
+history_list_visits_run (HistoryWorker  *worker,
+                         HistoryJob     *job,
+                         GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) visits = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_visit_free);
+  int rc;
+
+  stmt = history_prepare (worker->db,
+                          "SELECT url, host, visit_count, first_visit_us, last_visit_us FROM visits"
+                          " ORDER BY last_visit_us DESC, id DESC LIMIT ?1",
+                          error);
+  if (stmt == NULL)
+    return NULL;
+
+  sqlite3_bind_int64 (stmt, 1, job->limit > 0 ? job->limit : -1);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      NearbyVisit *visit = g_new0 (NearbyVisit, 1);
+
+      visit->url = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      visit->host = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      visit->count = (guint) CLAMP (sqlite3_column_int64 (stmt, 2), 0, G_MAXUINT);
+      visit->first_visit_us = sqlite3_column_int64 (stmt, 3);
+      visit->last_visit_us = sqlite3_column_int64 (stmt, 4);
+      g_ptr_array_add (visits, visit);
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      history_set_error (worker->db, rc, error);
+      return NULL;
+    }
+
+  job->result_destroy = (GDestroyNotify) g_ptr_array_unref;
+  return g_steal_pointer (&visits);
+}
+
+void
+nearby_history_list_visits_async (NearbyHistory       *self,
+                                  guint                limit,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = history_job_new (self, history_list_visits_run, NULL,
+                         nearby_history_list_visits_async, cancellable, callback, user_data);
+  job->limit = limit;
+  history_job_queue (self, job);
+}
+
+GPtrArray *
+nearby_history_list_visits_finish (NearbyHistory  *self,
+                                   GAsyncResult   *result,
+                                   GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == nearby_history_list_visits_async,
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+nearby_history_get_visit_stats (NearbyHistory *self,
+                                const char    *url,
+                                guint         *count,
+                                gint64        *last_visit_us)
+{
+  VisitStats *stats;
+
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  stats = url != NULL ? g_hash_table_lookup (self->visit_stats, url) : NULL;
+
+  if (count != NULL)
+    *count = stats != NULL ? stats->count : 0;
+  if (last_visit_us != NULL)
+    *last_visit_us = stats != NULL ? stats->last_visit_us : 0;
+
+  return stats != NULL;
+}
+
+/* Favourites and blocked hosts: a key and the time it was added */
+
+static gpointer
+history_set_key_run (sqlite3            *db,
+                     const char         *sql,
+                     const char         *key,
+                     gint64              time_us,
+                     HistoryJob         *job,
+                     NearbyHistoryData   what,
+                     GError            **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+
+  if (stmt == NULL)
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
+  if (time_us != 0)
+    sqlite3_bind_int64 (stmt, 2, time_us);
+
+  if (!history_step_done (stmt, error))
+    return NULL;
+
+  if (sqlite3_changes (db) > 0)
+    job->changed = what;
+
+  return GINT_TO_POINTER (TRUE);
+}
+
+static char **
+history_list_keys (sqlite3     *db,
+                   const char  *sql,
+                   GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  int rc;
+
+  if (stmt == NULL)
+    return NULL;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_strv_builder_add (builder, (const char *) sqlite3_column_text (stmt, 0));
+
+  if (rc != SQLITE_DONE)
+    {
+      history_set_error (db, rc, error);
+      return NULL;
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+static gpointer
+history_add_favourite_run (HistoryWorker  *worker,
+                           HistoryJob     *job,
+                           GError        **error)
+{
+  return history_set_key_run (worker->db,
+                              "INSERT INTO favourites (url, added_us) VALUES (?1, ?2)"
+                              " ON CONFLICT (url) DO NOTHING",
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+}
+
+static void
+history_add_favourite_apply (NearbyHistory *self,
+                             HistoryJob    *job)
+{
+  g_hash_table_add (self->favourites, g_strdup (job->key));
+}
+
+static gpointer
+history_remove_favourite_run (HistoryWorker  *worker,
+                              HistoryJob     *job,
+                              GError        **error)
+{
+  return history_set_key_run (worker->db, "DELETE FROM favourites WHERE url = ?1",
+                              job->key, 0, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+}
+
+static void
+history_remove_favourite_apply (NearbyHistory *self,
+                                HistoryJob    *job)
+{
+  g_hash_table_remove (self->favourites, job->key);
+}
+
+static gpointer
+history_list_favourites_run (HistoryWorker  *worker,
+                             HistoryJob     *job,
+                             GError        **error)
+{
+  job->result_destroy = (GDestroyNotify) g_strfreev;
+  return history_list_keys (worker->db,
+                            "SELECT url FROM favourites ORDER BY added_us DESC, rowid DESC",
+                            error);
+}
+
+static void
+history_queue_key_job (NearbyHistory       *self,
+                       HistoryJobRun        run,
+                       HistoryJobApply      apply,
+                       gpointer             source_tag,
+                       const char          *key,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  HistoryJob *job;
+
+  if (key != NULL && !history_key_is_acceptable (key))
+    {
+      g_task_report_new_error (self, callback, user_data, source_tag,
+                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "Not stored: empty, too long or not UTF-8");
+      return;
+    }
+
+  job = history_job_new (self, run, apply, source_tag, cancellable, callback, user_data);
+  job->key = g_strdup (key);
+  job->time_us = g_get_real_time ();
+  history_job_queue (self, job);
+}
+
+static gboolean
+history_finish_key_job (NearbyHistory  *self,
+                        GAsyncResult   *result,
+                        gpointer        source_tag,
+                        GError        **error)
+{
+  g_return_val_if_fail (g_async_result_is_tagged (result, source_tag), FALSE);
+
+  return history_propagate_boolean (self, result, source_tag, error);
+}
+
+void
+nearby_history_add_favourite_async (NearbyHistory       *self,
+                                    const char          *url,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+
+  history_queue_key_job (self, history_add_favourite_run, history_add_favourite_apply,
+                         nearby_history_add_favourite_async, url,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_add_favourite_finish (NearbyHistory  *self,
+                                     GAsyncResult   *result,
+                                     GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_add_favourite_async, error);
+}
+
+void
+nearby_history_remove_favourite_async (NearbyHistory       *self,
+                                       const char          *url,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+
+  history_queue_key_job (self, history_remove_favourite_run, history_remove_favourite_apply,
+                         nearby_history_remove_favourite_async, url,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_remove_favourite_finish (NearbyHistory  *self,
+                                        GAsyncResult   *result,
+                                        GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_remove_favourite_async, error);
+}
+
+void
+nearby_history_list_favourites_async (NearbyHistory       *self,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+
+  history_queue_key_job (self, history_list_favourites_run, NULL,
+                         nearby_history_list_favourites_async, NULL,
+                         cancellable, callback, user_data);
+}
+
+char **
+nearby_history_list_favourites_finish (NearbyHistory  *self,
+                                       GAsyncResult   *result,
+                                       GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_favourites_async),
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+nearby_history_is_favourite (NearbyHistory *self,
+                             const char    *url)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  return url != NULL && g_hash_table_contains (self->favourites, url);
+}
+
+static gpointer
+history_block_host_run (HistoryWorker  *worker,
+                        HistoryJob     *job,
+                        GError        **error)
+{
+  return history_set_key_run (worker->db,
+                              "INSERT INTO blocked_hosts (host, blocked_us) VALUES (?1, ?2)"
+                              " ON CONFLICT (host) DO NOTHING",
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS,
+                              error);
+}
+
+static void
+history_block_host_apply (NearbyHistory *self,
+                          HistoryJob    *job)
+{
+  g_hash_table_add (self->blocked_hosts, g_strdup (job->key));
+}
+
+static gpointer
+history_unblock_host_run (HistoryWorker  *worker,
+                          HistoryJob     *job,
+                          GError        **error)
+{
+  return history_set_key_run (worker->db, "DELETE FROM blocked_hosts WHERE host = ?1",
+                              job->key, 0, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS, error);
+}
+
+static void
+history_unblock_host_apply (NearbyHistory *self,
+                            HistoryJob    *job)
+{
+  g_hash_table_remove (self->blocked_hosts, job->key);
+}
+
+static gpointer
+history_list_blocked_hosts_run (HistoryWorker  *worker,
+                                HistoryJob     *job,
+                                GError        **error)
+{
+  job->result_destroy = (GDestroyNotify) g_strfreev;
+  return history_list_keys (worker->db,
+                            "SELECT host FROM blocked_hosts ORDER BY blocked_us DESC, rowid DESC",
+                            error);
+}
+
+void
+nearby_history_block_host_async (NearbyHistory       *self,
+                                 const char          *host,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autofree char *key = NULL;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (host != NULL);
+
+  key = g_utf8_strdown (host, -1);
+  history_queue_key_job (self, history_block_host_run, history_block_host_apply,
+                         nearby_history_block_host_async, key,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_block_host_finish (NearbyHistory  *self,
+                                  GAsyncResult   *result,
+                                  GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_block_host_async, error);
+}
+
+void
+nearby_history_unblock_host_async (NearbyHistory       *self,
+                                   const char          *host,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autofree char *key = NULL;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (host != NULL);
+
+  key = g_utf8_strdown (host, -1);
+  history_queue_key_job (self, history_unblock_host_run, history_unblock_host_apply,
+                         nearby_history_unblock_host_async, key,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_unblock_host_finish (NearbyHistory  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_unblock_host_async, error);
+}
+
+void
+nearby_history_list_blocked_hosts_async (NearbyHistory       *self,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+
+  history_queue_key_job (self, history_list_blocked_hosts_run, NULL,
+                         nearby_history_list_blocked_hosts_async, NULL,
+                         cancellable, callback, user_data);
+}
+
+char **
+nearby_history_list_blocked_hosts_finish (NearbyHistory  *self,
+                                          GAsyncResult   *result,
+                                          GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_blocked_hosts_async),
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+nearby_history_is_host_blocked (NearbyHistory *self,
+                                const char    *host)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  if (host == NULL)
+    return FALSE;
+
+  key = g_utf8_strdown (host, -1);
+  return g_hash_table_contains (self->blocked_hosts, key);
+}
+
+/* Page cache */
+
+static gboolean
+history_cache_prune (sqlite3  *db,
+                     gint64    max_bytes,
+                     GError  **error)
+{
+  g_autoptr(sqlite3_stmt) expired = NULL;
+  g_autoptr(sqlite3_stmt) oldest = NULL;
+  gint64 total_bytes = 0;
+
+  expired = history_prepare (db, "DELETE FROM page_cache WHERE expires_us <= ?1", error);
+  if (expired == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (expired, 1, g_get_real_time ());
+  if (!history_step_done (expired, error))
+    return FALSE;
+
+  /* Adding up is cheap (a covering index); ranking every entry is not, so only when needed. */
+  if (!history_query_int (db, "SELECT total(size_bytes) FROM page_cache", &total_bytes, error))
+    return FALSE;
+  if (total_bytes <= max_bytes)
+    return TRUE;
+
+  /* Keep the newest entries whose sizes add up to the limit. */
+  oldest = history_prepare (db,
+                            "DELETE FROM page_cache WHERE rowid IN ("
+                            " SELECT id FROM ("
+                            "  SELECT rowid AS id, sum(size_bytes) OVER"
+                            "   (ORDER BY fetched_us DESC, rowid DESC) AS running"
+                            "  FROM page_cache)"
+                            " WHERE running > ?1)",
+                            error);
+  if (oldest == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (oldest, 1, MAX (max_bytes, 0));
+
+  return history_step_done (oldest, error);
+}
+
+static gpointer
+history_cache_store_run (HistoryWorker  *worker,
+                         HistoryJob     *job,
+                         GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gsize icon_size = job->icon != NULL ? g_bytes_get_size (job->icon) : 0;
+  gsize json_size = job->text != NULL ? strlen (job->text) : 0;
+
+  if (!history_begin (worker->db, error))
+    return NULL;
+
+  stmt = history_prepare (worker->db,
+                          "INSERT INTO page_cache"
+                          " (url, page_json, icon, icon_type, fetched_us, expires_us, size_bytes)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                          " ON CONFLICT (url) DO UPDATE SET"
+                          "  page_json = excluded.page_json, icon = excluded.icon,"
+                          "  icon_type = excluded.icon_type, fetched_us = excluded.fetched_us,"
+                          "  expires_us = excluded.expires_us, size_bytes = excluded.size_bytes",
+                          error);
+  if (stmt == NULL)
+    return GINT_TO_POINTER (history_rollback (worker->db));
+
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
+  if (job->text != NULL)
+    sqlite3_bind_text (stmt, 2, job->text, -1, SQLITE_STATIC);
+  if (job->icon != NULL)
+    sqlite3_bind_blob64 (stmt, 3, g_bytes_get_data (job->icon, NULL), icon_size, SQLITE_STATIC);
+  if (job->icon_type != NULL)
+    sqlite3_bind_text (stmt, 4, job->icon_type, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 5, job->time_us);
+  sqlite3_bind_int64 (stmt, 6, job->expires_at_us);
+  sqlite3_bind_int64 (stmt, 7, (gint64) (icon_size + json_size));
+
+  if (!history_step_done (stmt, error) ||
+      !history_cache_prune (worker->db, job->cache_limit, error) ||
+      !history_commit (worker->db, error))
+    return GINT_TO_POINTER (history_rollback (worker->db));
+
+  job->changed = NEARBY_HISTORY_DATA_CACHE;
+  return GINT_TO_POINTER (TRUE);
+}
+
+void
+nearby_history_cache_store_async (NearbyHistory       *self,
+                                  const char          *url,
+                                  const char          *page_json,
+                                  GBytes              *icon,
+                                  const char          *icon_type,
+                                  gint64               expires_at_us,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (!history_key_is_acceptable (url) ||
+      (page_json != NULL && !g_utf8_validate (page_json, -1, NULL)))
+    {
+      g_task_report_new_error (self, callback, user_data, nearby_history_cache_store_async,
+                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "Not cached: the address or the page is not acceptable");
+      return;
+    }
+
+  job = history_job_new (self, history_cache_store_run, NULL,
+                         nearby_history_cache_store_async, cancellable, callback, user_data);
+  job->key = g_strdup (url);
+  job->text = g_strdup (page_json);
+  job->icon = icon != NULL ? g_bytes_ref (icon) : NULL;
+  job->icon_type = g_strdup (icon_type);
+  job->time_us = g_get_real_time ();
+  job->expires_at_us = expires_at_us;
+  /* The limit travels with the job: the worker shares no state with this thread. */
+  job->cache_limit = self->cache_limit;
+  history_job_queue (self, job);
+}
+
+gboolean
+nearby_history_cache_store_finish (NearbyHistory  *self,
+                                   GAsyncResult   *result,
+                                   GError        **error)
+{
+  return history_propagate_boolean (self, result, nearby_history_cache_store_async, error);
+}
+
+static gpointer
+history_cache_lookup_run (HistoryWorker  *worker,
+                          HistoryJob     *job,
+                          GError        **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  NearbyCacheEntry *entry;
+  int rc;
+
+  stmt = history_prepare (worker->db,
+                          "SELECT page_json, icon, icon_type, expires_us, fetched_us"
+                          " FROM page_cache WHERE url = ?1 AND expires_us > ?2",
+                          error);
+  if (stmt == NULL)
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, g_get_real_time ());
+
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    return NULL;
+  if (rc != SQLITE_ROW)
+    {
+      history_set_error (worker->db, rc, error);
+      return NULL;
+    }
+
+  entry = g_new0 (NearbyCacheEntry, 1);
+  entry->page_json = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+    {
+      const void *icon = sqlite3_column_blob (stmt, 1);
+
+      entry->icon = g_bytes_new (icon, sqlite3_column_bytes (stmt, 1));
+    }
+  entry->icon_type = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+  entry->expires_at_us = sqlite3_column_int64 (stmt, 3);
+  entry->fetched_at_us = sqlite3_column_int64 (stmt, 4);
+
+  job->result_destroy = (GDestroyNotify) nearby_cache_entry_free;
+  return entry;
+}
+
+void
+nearby_history_cache_lookup_async (NearbyHistory       *self,
+                                   const char          *url,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = history_job_new (self, history_cache_lookup_run, NULL,
+                         nearby_history_cache_lookup_async, cancellable, callback, user_data);
+  job->key = g_strdup (url);
+  history_job_queue (self, job);
+}
+
+NearbyCacheEntry *
+nearby_history_cache_lookup_finish (NearbyHistory  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_cache_lookup_async), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gpointer
+history_cache_prune_run (HistoryWorker  *worker,
+                         HistoryJob     *job,
+                         GError        **error)
+{
+  int changes_before = sqlite3_total_changes (worker->db);
+
+  if (!history_begin (worker->db, error))
+    return NULL;
+
+  if (!history_cache_prune (worker->db, job->cache_limit, error) ||
+      !history_commit (worker->db, error))
+    return GINT_TO_POINTER (history_rollback (worker->db));
+
+  if (sqlite3_total_changes (worker->db) != changes_before)
+    job->changed = NEARBY_HISTORY_DATA_CACHE;
+
+  return GINT_TO_POINTER (TRUE);
+}
+
+void
+nearby_history_cache_prune_async (NearbyHistory       *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = history_job_new (self, history_cache_prune_run, NULL,
+                         nearby_history_cache_prune_async, cancellable, callback, user_data);
+  job->cache_limit = self->cache_limit;
+  history_job_queue (self, job);
+}
+
+gboolean
+nearby_history_cache_prune_finish (NearbyHistory  *self,
+                                   GAsyncResult   *result,
+                                   GError        **error)
+{
+  return history_propagate_boolean (self, result, nearby_history_cache_prune_async, error);
+}
+
+void
+nearby_history_set_cache_limit (NearbyHistory *self,
+                                gint64         max_bytes)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+
+  max_bytes = MAX (max_bytes, 0);
+  if (self->cache_limit == max_bytes)
+    return;
+
+  self->cache_limit = max_bytes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CACHE_LIMIT]);
+}
+
+gint64
+nearby_history_get_cache_limit (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), 0);
+
+  return self->cache_limit;
+}
+
+/* Clearing */
+
+static gpointer
+history_clear_run (HistoryWorker  *worker,
+                   HistoryJob     *job,
+                   GError        **error)
+{
+  static const struct {
+    NearbyHistoryData  what;
+    const char        *sql;
+  } tables[] = {
+    { NEARBY_HISTORY_DATA_VISITS, "DELETE FROM visits" },
+    { NEARBY_HISTORY_DATA_FAVOURITES, "DELETE FROM favourites" },
+    { NEARBY_HISTORY_DATA_BLOCKED_HOSTS, "DELETE FROM blocked_hosts" },
+    { NEARBY_HISTORY_DATA_CACHE, "DELETE FROM page_cache" },
+  };
+  g_autoptr(sqlite3_stmt) checkpoint = NULL;
+  int rc;
+
+  if (!history_begin (worker->db, error))
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      if ((job->what & tables[i].what) != 0 && !history_exec (worker->db, tables[i].sql, error))
+        return GINT_TO_POINTER (history_rollback (worker->db));
+    }
+
+  if (!history_commit (worker->db, error))
+    return NULL;
+
+  job->changed = job->what;
+
+  /* secure_delete zeroes the freed pages, but the write-ahead log still holds the old ones
+   * until it is checkpointed and truncated; VACUUM also drops the freed pages from the file. */
+  if (!history_exec (worker->db, "VACUUM", error))
+    return NULL;
+
+  checkpoint = history_prepare (worker->db, "PRAGMA wal_checkpoint(TRUNCATE)", error);
+  if (checkpoint == NULL)
+    return NULL;
+
+  rc = sqlite3_step (checkpoint);
+  if (rc != SQLITE_ROW)
+    {
+      history_set_error (worker->db, rc, error);
+      return NULL;
+    }
+
+  if (sqlite3_column_int (checkpoint, 0) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           "History database: the log could not be emptied, it is in use");
+      return NULL;
+    }
+
+  return GINT_TO_POINTER (TRUE);
+}
+
+static void
+history_clear_apply (NearbyHistory *self,
+                     HistoryJob    *job)
+{
+  if ((job->what & NEARBY_HISTORY_DATA_VISITS) != 0)
+    g_hash_table_remove_all (self->visit_stats);
+  if ((job->what & NEARBY_HISTORY_DATA_FAVOURITES) != 0)
+    g_hash_table_remove_all (self->favourites);
+  if ((job->what & NEARBY_HISTORY_DATA_BLOCKED_HOSTS) != 0)
+    g_hash_table_remove_all (self->blocked_hosts);
+}
+
+void
+nearby_history_clear_async (NearbyHistory       *self,
+                            NearbyHistoryData    what,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = history_job_new (self, history_clear_run, history_clear_apply,
+                         nearby_history_clear_async, cancellable, callback, user_data);
+  job->what = what & NEARBY_HISTORY_DATA_ALL;
+  history_job_queue (self, job);
+}
+
+gboolean
+nearby_history_clear_finish (NearbyHistory  *self,
+                             GAsyncResult   *result,
+                             GError        **error)
+{
+  return history_propagate_boolean (self, result, nearby_history_clear_async, error);
+}
+
+/* Opening */
+
+void
+nearby_history_open_async (NearbyHistory       *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  HistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = history_job_new (self, history_open_run, history_open_apply,
+                         nearby_history_open_async, cancellable, callback, user_data);
+  job->result_destroy = (GDestroyNotify) open_result_free;
+  history_job_queue (self, job);
+}
+
+gboolean
+nearby_history_open_finish (NearbyHistory  *self,
+                            GAsyncResult   *result,
+                            GError        **error)
+{
+  return history_propagate_boolean (self, result, nearby_history_open_async, error);
+}
+
+char *
+nearby_history_dup_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "nearby", "history.db", NULL);
+}
+
+NearbyHistory *
+nearby_history_new (const char *path)
+{
+  g_autofree char *default_path = NULL;
+
+  if (path == NULL)
+    path = default_path = nearby_history_dup_default_path ();
+
+  return g_object_new (NEARBY_TYPE_HISTORY, "path", path, NULL);
+}
+
+const char *
+nearby_history_get_path (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), NULL);
+
+  return self->path;
+}
+
+gboolean
+nearby_history_get_is_open (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  return self->is_open;
+}
+
+const char *
+nearby_history_get_problem (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), NULL);
+
+  return self->problem;
+}
+
+gboolean
+nearby_history_get_persistent (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  return self->persistent;
+}
+
+const char *
+nearby_history_get_set_aside_path (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), NULL);
+
+  return self->set_aside_path;
+}
+
+/* GObject */
+
+static void
+nearby_history_constructed (GObject *object)
+{
+  NearbyHistory *self = NEARBY_HISTORY (object);
+  HistoryWorker *worker = g_new0 (HistoryWorker, 1);
+
+  G_OBJECT_CLASS (nearby_history_parent_class)->constructed (object);
+
+  if (self->path == NULL)
+    self->path = nearby_history_dup_default_path ();
+
+  worker->path = g_strdup (self->path);
+  worker->queue = g_async_queue_ref (self->queue);
+  self->worker_thread = g_thread_new ("nearby-history", history_worker_main, worker);
+}
+
+static void
+nearby_history_finalize (GObject *object)
+{
+  NearbyHistory *self = NEARBY_HISTORY (object);
+  HistoryJob *stop = g_new0 (HistoryJob, 1);
+
+  /* Every queued job holds a reference, so the queue is empty: the worker closes the
+   * database and ends. Joining makes the file free for whoever opens it next. */
+  g_async_queue_push (self->queue, stop);
+  if (g_thread_self () != self->worker_thread)
+    g_thread_join (self->worker_thread);
+  else
+    g_thread_unref (self->worker_thread);
+
+  g_async_queue_unref (self->queue);
+  g_clear_pointer (&self->visit_stats, g_hash_table_unref);
+  g_clear_pointer (&self->favourites, g_hash_table_unref);
+  g_clear_pointer (&self->blocked_hosts, g_hash_table_unref);
+  g_free (self->path);
+  g_free (self->problem);
+  g_free (self->set_aside_path);
+
+  G_OBJECT_CLASS (nearby_history_parent_class)->finalize (object);
+}
+
+static void
+nearby_history_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  NearbyHistory *self = NEARBY_HISTORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_value_set_string (value, self->path);
+      break;
+
+    case PROP_IS_OPEN:
+      g_value_set_boolean (value, self->is_open);
+      break;
+
+    case PROP_PROBLEM:
+      g_value_set_string (value, self->problem);
+      break;
+
+    case PROP_PERSISTENT:
+      g_value_set_boolean (value, self->persistent);
+      break;
+
+    case PROP_SET_ASIDE_PATH:
+      g_value_set_string (value, self->set_aside_path);
+      break;
+
+    case PROP_CACHE_LIMIT:
+      g_value_set_int64 (value, self->cache_limit);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_history_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  NearbyHistory *self = NEARBY_HISTORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      self->path = g_value_dup_string (value);
+      break;
+
+    case PROP_CACHE_LIMIT:
+      nearby_history_set_cache_limit (self, g_value_get_int64 (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_history_class_init (NearbyHistoryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = nearby_history_constructed;
+  object_class->finalize = nearby_history_finalize;
+  object_class->get_property = nearby_history_get_property;
+  object_class->set_property = nearby_history_set_property;
+
+  properties[PROP_PATH] =
+    g_param_spec_string ("path", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_IS_OPEN] =
+    g_param_spec_boolean ("is-open", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* A sentence for the user when the history could not be used as it was, else NULL. */
+  properties[PROP_PROBLEM] =
+    g_param_spec_string ("problem", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* FALSE while the history lives only in memory. */
+  properties[PROP_PERSISTENT] =
+    g_param_spec_boolean ("persistent", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SET_ASIDE_PATH] =
+    g_param_spec_string ("set-aside-path", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CACHE_LIMIT] =
+    g_param_spec_int64 ("cache-limit", NULL, NULL,
+                        0, G_MAXINT64, NEARBY_HISTORY_DEFAULT_CACHE_LIMIT,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  NEARBY_TYPE_HISTORY_DATA);
+}
+
+static void
+nearby_history_init (NearbyHistory *self)
+{
+  self->queue = g_async_queue_new ();
+  self->cache_limit = NEARBY_HISTORY_DEFAULT_CACHE_LIMIT;
+  self->visit_stats = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->favourites = history_new_string_set ();
+  self->blocked_hosts = history_new_string_set ();
+}
