@@ -329,7 +329,8 @@ print_table (ScanContext *context)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   g_autofree char *state = describe_state (context->scanner);
-  const char *adapter = nearby_scanner_get_adapter_path (context->scanner);
+  const char *adapter_path = nearby_scanner_get_adapter_path (context->scanner);
+  g_autofree char *adapter = adapter_path != NULL ? g_path_get_basename (adapter_path) : NULL;
   gint64 now = g_get_real_time ();
   GString *out = g_string_new (NULL);
   GHashTableIter iter;
@@ -344,8 +345,13 @@ print_table (ScanContext *context)
     {
       /* Home and clear: redraw in place. */
       g_string_append (out, "\033[H\033[2J");
-      g_string_append_printf (out, "%s  %s\n\n",
-                              adapter != NULL ? adapter : "", state);
+      if (nearby_source_get_state (NEARBY_SOURCE (context->scanner))
+          == NEARBY_SOURCE_STATE_SCANNING)
+        g_string_append_printf (out, _("Scanning with %s — Ctrl-C to stop"),
+                                adapter != NULL ? adapter : "?");
+      else
+        g_string_append (out, state);
+      g_string_append (out, "\n\n");
     }
 
   g_string_append_printf (out, "%9s  %5s  %5s  %-17s  %s\n",
