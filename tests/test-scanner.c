@@ -686,6 +686,28 @@ test_blocked (Fixture       *f,
 }
 
 static void
+test_start_failure (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *message = NULL;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  call_mock (f, "FailStartDiscovery",
+             g_variant_new ("(s^as)", "hci0",
+                            (const char *[]) { "org.bluez.Error.Failed", NULL }));
+  create_scanner (f, NULL);
+
+  /* The error is shown with bluetoothd's words, and discovery is tried again. */
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_ERROR);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
+  g_assert_cmpstr (message, ==, "Bluetooth discovery failed: Mock failure org.bluez.Error.Failed");
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_null (nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner)));
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 2);
+}
+
+static void
 test_adapter_hotplug (Fixture       *f,
                       gconstpointer  data)
 {
@@ -1286,6 +1308,7 @@ main (int   argc,
   ADD ("/scanner/bluetoothd-restart", test_bluetoothd_restart);
   ADD ("/scanner/power-cycle", test_power_cycle);
   ADD ("/scanner/blocked", test_blocked);
+  ADD ("/scanner/start-failure", test_start_failure);
   ADD ("/scanner/adapter-hotplug", test_adapter_hotplug);
   ADD ("/scanner/named-adapter", test_named_adapter);
   ADD ("/scanner/no-service", test_no_service);
