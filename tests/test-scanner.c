@@ -848,6 +848,55 @@ test_dispose_stops_discovery (Fixture       *f,
 }
 
 static void
+stop_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (nearby_scanner_stop_finish (NEARBY_SCANNER (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_stop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *late = NULL;
+  gboolean stopped = FALSE;
+
+  start_scanning (f);
+  path = add_beacon (f, "C0:FF:EE:00:00:0B",
+                     props ("ServiceData", url_service_data ("https://example.com/s", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+
+  /* bluetoothd has confirmed by the time the callback runs. */
+  nearby_scanner_stop_async (f->scanner, NULL, stop_cb, &stopped);
+  WAIT_UNTIL (stopped);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
+
+  /* Nothing more is reported, whatever bluetoothd does next. */
+  late = add_beacon (f, "C0:FF:EE:00:00:0C",
+                     props ("ServiceData", url_service_data ("https://example.com/t", -20),
+                            NULL));
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  run_for_ms (300);
+  g_assert_cmpuint (f->sightings->len, ==, 1);
+  g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+
+  /* Disposing a stopped scanner sends nothing more. */
+  g_assert_finalize_object (g_steal_pointer (&f->scanner));
+  run_for_ms (100);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+}
+
+static void
 on_flood_finished (GDBusConnection *connection,
                    const char      *sender,
                    const char      *path,
@@ -1316,6 +1365,7 @@ main (int   argc,
   ADD ("/scanner/discovery-stopped-elsewhere", test_discovery_stopped_elsewhere);
   ADD ("/scanner/stall-watchdog", test_stall_watchdog);
   ADD ("/scanner/dispose-stops-discovery", test_dispose_stops_discovery);
+  ADD ("/scanner/stop", test_stop);
   ADD ("/scanner/rssi-flood", test_rssi_flood);
   ADD ("/cli/scan/json", test_cli_scan_json);
   ADD ("/cli/scan/all", test_cli_scan_all);

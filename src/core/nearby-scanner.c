@@ -829,7 +829,7 @@ refresh (NearbyScanner *self)
 {
   g_autofree char *owner = NULL;
 
-  if (self->manager == NULL)
+  if (self->manager == NULL || self->stopped)
     return;
 
   owner = g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
@@ -874,9 +874,6 @@ refresh (NearbyScanner *self)
         set_state (self, NEARBY_SOURCE_STATE_OFF, _("Bluetooth is off"));
       return;
     }
-
-  if (self->stopped)
-    return;
 
   if (!self->session_active && !self->arming && self->retry_source == 0)
     begin_session (self, FALSE);
@@ -1170,6 +1167,7 @@ nearby_scanner_stop_async (NearbyScanner       *self,
   was_active = self->session_active || self->arming;
   self->stopped = TRUE;
   end_session (self);
+  set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
 
   if (!was_active || self->adapter == NULL || self->connection == NULL)
     {

@@ -32,7 +32,7 @@ gboolean       nearby_scanner_power_on_finish    (NearbyScanner        *self,
                                                   GError              **error);
 
 /* Ends our discovery session and waits for bluetoothd to confirm, so that a process can exit
- * right after. No more sightings are emitted. */
+ * right after. No more sightings are emitted, and the state becomes "finished". */
 void           nearby_scanner_stop_async         (NearbyScanner        *self,
                                                   GCancellable         *cancellable,
                                                   GAsyncReadyCallback   callback,
