@@ -796,8 +796,8 @@ test_in_progress_backs_off (Fixture       *f,
   g_ptr_array_add (forever, NULL);
   call_mock (f, "FailStartDiscovery",
              g_variant_new ("(s^as)", "hci0", (const char * const *) forever->pdata));
-  call (f, HCI0, DBUSMOCK_IFACE, "ClearCalls", NULL, NULL);
-  call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL);
+  g_variant_unref (call (f, HCI0, DBUSMOCK_IFACE, "ClearCalls", NULL, NULL));
+  g_variant_unref (call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
   run_for_ms (2000);
   calls = count_calls (f, HCI0, "StartDiscovery");
   g_test_message ("StartDiscovery calls in 2 s of InProgress: %u", calls);
@@ -812,7 +812,7 @@ test_discovery_stopped_elsewhere (Fixture       *f,
   start_scanning (f);
 
   /* Discovering goes false without our asking (another client, a bluetoothd hiccup). */
-  call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL);
+  g_variant_unref (call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
   WAIT_UNTIL (nearby_scanner_get_restart_count (f->scanner) == 1);
   WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 2);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
