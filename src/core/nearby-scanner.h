@@ -11,6 +11,21 @@
 
 G_BEGIN_DECLS
 
+/* NearbyScanner: a NearbySource over BlueZ's D-Bus API (org.bluez on the system bus).
+ *
+ * It picks the default adapter (a powered one, then the first by name) or the one named by the
+ * "adapter" property, asks for LE discovery with DuplicateData, and emits a sighting for every
+ * Eddystone (FEAA), UriBeacon (FED8) or iBeacon (Apple 0x004C) frame it decodes from ServiceData
+ * and ManufacturerData, invalid beacon frames included. An RSSI change re-emits the device's last
+ * URL frame (or its last frame when it never sent a URL) with the new RSSI.
+ *
+ * "state" tells why there are no sightings: no-service, no-adapter, off, blocked, error (with
+ * "state-message" in words), starting, scanning, or finished after nearby_scanner_stop_async().
+ * It recovers by itself: a restarted bluetoothd, a power cycle, an adapter unplugged and plugged
+ * back, discovery stopped by someone else, or nothing heard for "stall-timeout" ms (doubling up
+ * to 8 times while it stays quiet). Failed attempts are retried after "retry-interval" ms,
+ * doubling up to "retry-interval-max"; InProgress is never retried at once. */
+
 #define NEARBY_TYPE_SCANNER (nearby_scanner_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyScanner, nearby_scanner, NEARBY, SCANNER, GObject)
 
