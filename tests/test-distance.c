@@ -3,9 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <math.h>
 #include <glib.h>
 
 #include "nearby-distance.h"
+
+#define TX_POWER (-20)
 
 /* A beacon calibrated at -20 dBm (0 m) is heard at -61 dBm one metre away. */
 static void
@@ -28,6 +31,317 @@ test_estimate_unknown (void)
   g_assert_cmpfloat (nearby_distance_estimate (-20, -60, 0.0), <, 0.0);
 }
 
+/* The RSSI the model predicts at @metres, for building traces. */
+static double
+rssi_at (double metres,
+         double path_loss_exponent)
+{
+  return TX_POWER - 41 - 10.0 * path_loss_exponent * log10 (metres);
+}
+
+static int
+noisy_rssi (GRand  *rand,
+            double  metres,
+            double  noise_db)
+{
+  return (int) lround (rssi_at (metres, 2.0) + g_rand_double_range (rand, -noise_db, noise_db));
+}
+
+static void
+test_bucket_boundaries (void)
+{
+  NearbyDistanceConfig config;
+
+  nearby_distance_config_init (&config);
+
+  /* Without history the plain boundaries apply: 1 m and 6 m. */
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (0.5, 2), NEARBY_BUCKET_UNKNOWN),
+                   ==, NEARBY_BUCKET_IMMEDIATE);
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (1.2, 2), NEARBY_BUCKET_UNKNOWN),
+                   ==, NEARBY_BUCKET_NEAR);
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (5.5, 2), NEARBY_BUCKET_UNKNOWN),
+                   ==, NEARBY_BUCKET_NEAR);
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (7, 2), NEARBY_BUCKET_UNKNOWN),
+                   ==, NEARBY_BUCKET_FAR);
+
+  /* 1.2 m is past the 1 m boundary but inside the 3 dB band: "Right here" stays. */
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (1.2, 2), NEARBY_BUCKET_IMMEDIATE),
+                   ==, NEARBY_BUCKET_IMMEDIATE);
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (1.5, 2), NEARBY_BUCKET_IMMEDIATE),
+                   ==, NEARBY_BUCKET_NEAR);
+  /* And coming closer, "Right here" needs about 0.7 m. */
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (0.8, 2), NEARBY_BUCKET_NEAR),
+                   ==, NEARBY_BUCKET_NEAR);
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (0.6, 2), NEARBY_BUCKET_NEAR),
+                   ==, NEARBY_BUCKET_IMMEDIATE);
+  /* The same band at 6 m. */
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (7, 2), NEARBY_BUCKET_NEAR),
+                   ==, NEARBY_BUCKET_NEAR);
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (5, 2), NEARBY_BUCKET_FAR),
+                   ==, NEARBY_BUCKET_FAR);
+  /* A jump over two buckets lands where the value is, not one step. */
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (0.3, 2), NEARBY_BUCKET_FAR),
+                   ==, NEARBY_BUCKET_IMMEDIATE);
+
+  /* n is configurable: at n = 3 the same RSSI is a shorter distance. */
+  config.path_loss_exponent = 3.0;
+  g_assert_cmpint (nearby_distance_bucket (&config, TX_POWER, rssi_at (8, 2), NEARBY_BUCKET_UNKNOWN),
+                   ==, NEARBY_BUCKET_NEAR);
+
+  g_assert_cmpstr (nearby_bucket_to_string (NEARBY_BUCKET_IMMEDIATE), ==, "immediate");
+  g_assert_cmpstr (nearby_bucket_to_string (NEARBY_BUCKET_UNKNOWN), ==, "unknown");
+}
+
+/* Feeds @seconds of a beacon at a fixed distance with ±@noise_db of uniform noise and returns how
+ * often the bucket changed after the first sample. */
+static guint
+count_bucket_changes (guint32 seed,
+                      double  metres,
+                      double  noise_db,
+                      int     samples_per_second,
+                      int     seconds)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  NearbyRssiFilter filter;
+  NearbyBucket last = NEARBY_BUCKET_UNKNOWN;
+  gint64 step_us = G_USEC_PER_SEC / samples_per_second;
+  guint changes = 0;
+
+  nearby_rssi_filter_init (&filter, NULL);
+  for (int i = 0; i < seconds * samples_per_second; i++)
+    {
+      NearbyBucket bucket;
+
+      g_assert_true (nearby_rssi_filter_update (&filter, i * step_us,
+                                                noisy_rssi (rand, metres, noise_db), TX_POWER));
+      bucket = nearby_rssi_filter_get_bucket (&filter);
+      g_assert_cmpint (bucket, !=, NEARBY_BUCKET_UNKNOWN);
+      if (i > 0 && bucket != last)
+        changes++;
+      last = bucket;
+    }
+
+  return changes;
+}
+
+/* A beacon on a shelf does not make its row jump between "Right here" and "Nearby", even when it
+ * sits right on a boundary and the signal is as noisy as it is indoors. */
+static void
+test_stationary_noise (void)
+{
+  const double distances[] = { 0.4, 1.0, 2.5, 6.0, 15.0 };
+  const int rates[] = { 10, 1 };
+  guint worst = 0;
+
+  for (guint d = 0; d < G_N_ELEMENTS (distances); d++)
+    for (guint r = 0; r < G_N_ELEMENTS (rates); r++)
+      for (guint32 seed = 1; seed <= 20; seed++)
+        {
+          guint changes = count_bucket_changes (seed, distances[d], 6.0, rates[r], 60);
+
+          worst = MAX (worst, changes);
+          g_assert_cmpuint (changes, <=, 1);
+        }
+
+  g_test_message ("most bucket changes in 60 s of a still beacon with +-6 dB noise: %u", worst);
+}
+
+/* Walks from @from_m to @to_m at 1 m/s, then stands still, and returns how many samples after the
+ * true distance entered "Right here" (below 0.7 m, the boundary less the hysteresis) the shown
+ * bucket did. */
+static int
+walk_up_lag (guint32 seed,
+             int     samples_per_second,
+             double  from_m,
+             double  to_m,
+             double  noise_db,
+             gint64  slow_tau_us)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  NearbyDistanceConfig config;
+  NearbyRssiFilter filter;
+  double speed = 1.0;
+  gint64 step_us = G_USEC_PER_SEC / samples_per_second;
+  int entered_at = -1;
+
+  nearby_distance_config_init (&config);
+  if (slow_tau_us > 0)
+    config.slow_tau_us = slow_tau_us;
+  nearby_rssi_filter_init (&filter, &config);
+
+  for (int i = 0; i < 120 * samples_per_second; i++)
+    {
+      double t = (double) i / samples_per_second;
+      double metres = MAX (to_m, from_m - speed * t);
+
+      nearby_rssi_filter_update (&filter, i * step_us, noisy_rssi (rand, metres, noise_db),
+                                 TX_POWER);
+      if (entered_at < 0 && metres <= 0.7)
+        entered_at = i;
+      if (entered_at >= 0 && nearby_rssi_filter_get_bucket (&filter) == NEARBY_BUCKET_IMMEDIATE)
+        return i - entered_at;
+    }
+
+  return G_MAXINT;
+}
+
+static void
+test_walk_up_lag (void)
+{
+  int worst_10hz = 0;
+  int worst_1hz = 0;
+
+  for (guint32 seed = 1; seed <= 20; seed++)
+    {
+      worst_10hz = MAX (worst_10hz, walk_up_lag (seed, 10, 12.0, 0.3, 6.0, 0));
+      worst_1hz = MAX (worst_1hz, walk_up_lag (seed, 1, 12.0, 0.3, 6.0, 0));
+    }
+
+  g_test_message ("walking up: \"Right here\" shown %d samples (10/s) and %d samples (1/s) "
+                  "after the true distance got there", worst_10hz, worst_1hz);
+  /* At 10 samples a second, within a second and a half of arriving. */
+  g_assert_cmpint (worst_10hz, <=, 15);
+  /* A beacon that speaks once a second: within a few of its adverts. */
+  g_assert_cmpint (worst_1hz, <=, 5);
+
+  /* Without the catch-up, the same 3 s average would take far longer: the property is real. */
+  {
+    NearbyDistanceConfig config;
+    int plain_lag = 0;
+
+    nearby_distance_config_init (&config);
+    for (guint32 seed = 1; seed <= 20; seed++)
+      {
+        g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+        double slow = 0;
+        int entered_at = -1;
+
+        for (int i = 0; i < 1200; i++)
+          {
+            double metres = MAX (0.3, 12.0 - i / 10.0);
+            int rssi = noisy_rssi (rand, metres, 6.0);
+
+            slow = i == 0 ? rssi : slow + (1 - exp (-0.1 / 3.0)) * (rssi - slow);
+            if (entered_at < 0 && metres <= 0.7)
+              entered_at = i;
+            if (entered_at >= 0
+                && nearby_distance_bucket (&config, TX_POWER, slow, NEARBY_BUCKET_NEAR)
+                   == NEARBY_BUCKET_IMMEDIATE)
+              {
+                plain_lag = MAX (plain_lag, i - entered_at);
+                break;
+              }
+          }
+      }
+    g_test_message ("a plain 3 s average needs %d samples", plain_lag);
+    g_assert_cmpint (plain_lag, >, worst_10hz);
+  }
+}
+
+/* Walking away is followed too, only less eagerly. */
+static void
+test_walk_away (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  NearbyRssiFilter filter;
+  int left_at = -1;
+
+  nearby_rssi_filter_init (&filter, NULL);
+  for (int i = 0; i < 600; i++)
+    {
+      double metres = MIN (20.0, 0.3 + i / 10.0);
+
+      nearby_rssi_filter_update (&filter, i * 100000, noisy_rssi (rand, metres, 6.0), TX_POWER);
+      /* Far beyond 6 m plus the band (8.5 m). */
+      if (left_at < 0 && metres >= 8.5)
+        left_at = i;
+      if (left_at >= 0 && nearby_rssi_filter_get_bucket (&filter) == NEARBY_BUCKET_FAR)
+        {
+          g_test_message ("walking away: \"Farther away\" after %d samples", i - left_at);
+          g_assert_cmpint (i - left_at, <=, 30);
+          return;
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+static void
+test_dropout (void)
+{
+  NearbyRssiFilter filter;
+  gint64 t = 0;
+
+  nearby_rssi_filter_init (&filter, NULL);
+
+  /* Ten seconds far away... */
+  for (int i = 0; i < 100; i++, t += 100000)
+    nearby_rssi_filter_update (&filter, t, (int) lround (rssi_at (12, 2)), TX_POWER);
+  g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_FAR);
+
+  /* ...then nothing for 20 s (the person walked up while the radio missed it): the old average is
+   * dropped and the first new sample is taken as it is. */
+  t += 20 * G_USEC_PER_SEC;
+  nearby_rssi_filter_update (&filter, t, (int) lround (rssi_at (0.4, 2)), TX_POWER);
+  g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_IMMEDIATE);
+  g_assert_cmpfloat_with_epsilon (nearby_rssi_filter_get_distance (&filter), 0.4, 0.02);
+
+  /* A shorter gap (3 s) decays the old value by the time that passed: each new sample weighs
+   * more than one arriving 100 ms after the last, so two samples move most of the way. */
+  nearby_rssi_filter_init (&filter, NULL);
+  t = 0;
+  for (int i = 0; i < 100; i++, t += 100000)
+    nearby_rssi_filter_update (&filter, t, (int) lround (rssi_at (3, 2)), TX_POWER);
+  t += 3 * G_USEC_PER_SEC;
+  nearby_rssi_filter_update (&filter, t, (int) lround (rssi_at (20, 2)), TX_POWER);
+  g_assert_cmpfloat (nearby_rssi_filter_get_rssi (&filter), <, rssi_at (3, 2) - 0.5 * (rssi_at (3, 2) - rssi_at (20, 2)));
+
+  /* Samples out of order or with the same time are used, not dropped or misread as a gap. */
+  nearby_rssi_filter_update (&filter, t - 50000, (int) lround (rssi_at (20, 2)), TX_POWER);
+  nearby_rssi_filter_update (&filter, t - 50000, (int) lround (rssi_at (20, 2)), TX_POWER);
+  g_assert_true (nearby_rssi_filter_has_value (&filter));
+  g_assert_cmpint (filter.last_time_us, ==, t);
+}
+
+static void
+test_unknown_inputs (void)
+{
+  NearbyRssiFilter filter;
+  double before;
+
+  nearby_rssi_filter_init (&filter, NULL);
+  g_assert_false (nearby_rssi_filter_has_value (&filter));
+  g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_UNKNOWN);
+  g_assert_cmpfloat (nearby_rssi_filter_get_distance (&filter), <, 0);
+
+  /* 127 and 0 never enter the average. */
+  g_assert_false (nearby_rssi_filter_update (&filter, 0, 127, TX_POWER));
+  g_assert_false (nearby_rssi_filter_update (&filter, 0, 0, TX_POWER));
+  g_assert_false (nearby_rssi_filter_update (&filter, 0, -300, TX_POWER));
+  g_assert_false (nearby_rssi_filter_has_value (&filter));
+
+  g_assert_true (nearby_rssi_filter_update (&filter, 0, -70, TX_POWER));
+  before = nearby_rssi_filter_get_rssi (&filter);
+  g_assert_false (nearby_rssi_filter_update (&filter, 100000, 127, TX_POWER));
+  g_assert_false (nearby_rssi_filter_update (&filter, 200000, 0, TX_POWER));
+  g_assert_cmpfloat (nearby_rssi_filter_get_rssi (&filter), ==, before);
+  g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_NEAR);
+
+  /* A frame without calibrated power (TLM) keeps the one stated before. */
+  g_assert_true (nearby_rssi_filter_update (&filter, 300000, -70, 127));
+  g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_NEAR);
+  g_assert_cmpfloat (nearby_rssi_filter_get_distance (&filter), >, 0);
+
+  /* Never a calibrated power: the RSSI is smoothed, but there is no distance or bucket. */
+  nearby_rssi_filter_init (&filter, NULL);
+  g_assert_true (nearby_rssi_filter_update (&filter, 0, -70, 21));
+  g_assert_true (nearby_rssi_filter_update (&filter, 100000, -72, -101));
+  g_assert_true (nearby_rssi_filter_has_value (&filter));
+  g_assert_cmpfloat (nearby_rssi_filter_get_rssi (&filter), <, -70);
+  g_assert_cmpfloat (nearby_rssi_filter_get_distance (&filter), <, 0);
+  g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_UNKNOWN);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -36,6 +350,12 @@ main (int   argc,
 
   g_test_add_func ("/distance/estimate/path-loss", test_estimate_path_loss);
   g_test_add_func ("/distance/estimate/unknown", test_estimate_unknown);
+  g_test_add_func ("/distance/bucket/boundaries", test_bucket_boundaries);
+  g_test_add_func ("/distance/filter/stationary-noise", test_stationary_noise);
+  g_test_add_func ("/distance/filter/walk-up-lag", test_walk_up_lag);
+  g_test_add_func ("/distance/filter/walk-away", test_walk_away);
+  g_test_add_func ("/distance/filter/dropout", test_dropout);
+  g_test_add_func ("/distance/filter/unknown-inputs", test_unknown_inputs);
 
   return g_test_run ();
 }

@@ -163,18 +163,21 @@ decode_stdin (DecodeOptions  *options,
     {
       g_autoptr(GError) local_error = NULL;
       g_autoptr(GBytes) bytes = NULL;
+      g_autofree char *raw = NULL;
       g_autofree char *line = NULL;
       char *input;
 
-      line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, &local_error);
+      raw = g_data_input_stream_read_line (lines, NULL, NULL, &local_error);
       if (local_error != NULL)
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
           return FALSE;
         }
-      if (line == NULL)
+      if (raw == NULL)
         return TRUE;
 
+      /* A stray binary line must not end the capture; JSON output needs valid UTF-8. */
+      line = g_utf8_make_valid (raw, -1);
       input = g_strstrip (line);
       /* Blank lines and comments let a hand-written capture explain itself. */
       if (*input == '\0' || *input == '#')

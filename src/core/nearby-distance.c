@@ -11,17 +11,284 @@
 /* Received power is about 41 dB below the calibrated 0 m figure at 1 m (Eddystone spec). */
 #define LOSS_AT_ONE_METRE 41
 
+/* Sources sometimes stamp a batch of samples with one time: count each as a short step rather
+ * than as no time at all, so none of them is thrown away. */
+#define MIN_STEP_US 10000
+
+#define RSSI_UNKNOWN 127
+
+static bool
+tx_power_is_known (int tx_power_0m)
+{
+  return tx_power_0m >= NEARBY_TX_POWER_MIN && tx_power_0m <= NEARBY_TX_POWER_MAX;
+}
+
+bool
+nearby_rssi_is_known (int rssi)
+{
+  return rssi != RSSI_UNKNOWN && rssi != 0 && rssi >= -127 && rssi <= 20;
+}
+
 double
 nearby_distance_estimate (int    tx_power_0m,
                           int    rssi,
                           double path_loss_exponent)
 {
-  if (tx_power_0m < NEARBY_TX_POWER_MIN || tx_power_0m > NEARBY_TX_POWER_MAX)
-    return -1.0;
-  if (rssi == 127 || rssi == 0 || rssi < -127 || rssi > 20)
+  if (!tx_power_is_known (tx_power_0m) || !nearby_rssi_is_known (rssi))
     return -1.0;
   if (!(path_loss_exponent > 0.0))
     return -1.0;
 
   return pow (10.0, (tx_power_0m - LOSS_AT_ONE_METRE - rssi) / (10.0 * path_loss_exponent));
+}
+
+const char *
+nearby_bucket_to_string (NearbyBucket bucket)
+{
+  switch (bucket)
+    {
+    case NEARBY_BUCKET_IMMEDIATE:
+      return "immediate";
+    case NEARBY_BUCKET_NEAR:
+      return "near";
+    case NEARBY_BUCKET_FAR:
+      return "far";
+    case NEARBY_BUCKET_UNKNOWN:
+    default:
+      return "unknown";
+    }
+}
+
+void
+nearby_distance_config_init (NearbyDistanceConfig *config)
+{
+  config->path_loss_exponent = NEARBY_PATH_LOSS_DEFAULT;
+  config->immediate_m = 1.0;
+  config->near_m = 6.0;
+  config->hysteresis_db = 3.0;
+  config->slow_tau_us = 3000000;
+  config->fast_tau_us = 500000;
+  config->slow_min_samples = 11;
+  config->fast_min_samples = 3;
+  config->catch_up_db = 3.0;
+  config->rise_samples = 3;
+  config->fall_samples = 8;
+  config->reset_gap_us = 8000000;
+}
+
+static double
+path_exponent (const NearbyDistanceConfig *config)
+{
+  return config->path_loss_exponent > 0.0 ? config->path_loss_exponent : NEARBY_PATH_LOSS_DEFAULT;
+}
+
+/* The path loss (calibrated power minus RSSI) at which the model puts @metres. */
+static double
+loss_at (const NearbyDistanceConfig *config,
+         double                      metres)
+{
+  return LOSS_AT_ONE_METRE + 10.0 * path_exponent (config) * log10 (metres);
+}
+
+static NearbyBucket
+bucket_for_loss (const NearbyDistanceConfig *config,
+                 double                      loss)
+{
+  if (loss < loss_at (config, config->immediate_m))
+    return NEARBY_BUCKET_IMMEDIATE;
+  if (loss < loss_at (config, config->near_m))
+    return NEARBY_BUCKET_NEAR;
+  return NEARBY_BUCKET_FAR;
+}
+
+NearbyBucket
+nearby_distance_bucket (const NearbyDistanceConfig *config,
+                        int                         tx_power_0m,
+                        double                      smoothed_rssi,
+                        NearbyBucket                previous)
+{
+  double loss;
+  NearbyBucket plain;
+  NearbyBucket candidate;
+
+  if (!tx_power_is_known (tx_power_0m) || !isfinite (smoothed_rssi)
+      || !nearby_rssi_is_known ((int) lround (smoothed_rssi)))
+    return NEARBY_BUCKET_UNKNOWN;
+
+  loss = tx_power_0m - smoothed_rssi;
+  plain = bucket_for_loss (config, loss);
+  if (previous == NEARBY_BUCKET_UNKNOWN || plain == previous)
+    return plain;
+
+  /* Moving out of @previous needs the loss to clear the boundary by the hysteresis: evaluate as
+   * if the value were that much closer to where it came from. */
+  if (plain < previous)
+    {
+      candidate = bucket_for_loss (config, loss + config->hysteresis_db);
+      return candidate < previous ? candidate : previous;
+    }
+
+  candidate = bucket_for_loss (config, loss - config->hysteresis_db);
+  return candidate > previous ? candidate : previous;
+}
+
+void
+nearby_rssi_filter_init (NearbyRssiFilter           *filter,
+                         const NearbyDistanceConfig *config)
+{
+  if (config != NULL)
+    filter->config = *config;
+  else
+    nearby_distance_config_init (&filter->config);
+
+  filter->tx_power_0m = RSSI_UNKNOWN;
+  nearby_rssi_filter_reset (filter);
+}
+
+void
+nearby_rssi_filter_reset (NearbyRssiFilter *filter)
+{
+  filter->has_value = false;
+  filter->slow_rssi = RSSI_UNKNOWN;
+  filter->fast_rssi = RSSI_UNKNOWN;
+  filter->last_time_us = 0;
+  filter->rise_run = 0;
+  filter->fall_run = 0;
+  filter->tracking = 0;
+  filter->bucket = NEARBY_BUCKET_UNKNOWN;
+}
+
+/* The weight of a new sample after @step_us: by time, so that a gap decays the old value, but
+ * never more than an average over @min_samples would give it, so that a beacon speaking once a
+ * second is still averaged over several adverts. */
+static double
+smoothing_factor (int64_t step_us,
+                  int64_t tau_us,
+                  int     min_samples)
+{
+  double by_time = tau_us > 0 ? 1.0 - exp (-(double) step_us / (double) tau_us) : 1.0;
+  double by_count = min_samples > 1 ? 2.0 / (min_samples + 1) : 1.0;
+
+  return by_time < by_count ? by_time : by_count;
+}
+
+bool
+nearby_rssi_filter_update (NearbyRssiFilter *filter,
+                           int64_t           time_us,
+                           int               rssi,
+                           int               tx_power_0m)
+{
+  const NearbyDistanceConfig *config = &filter->config;
+  int64_t step_us;
+  bool dropout;
+  double slow_weight;
+  double fast_weight;
+  double previous_fast;
+
+  if (!nearby_rssi_is_known (rssi))
+    return false;
+
+  if (tx_power_is_known (tx_power_0m))
+    filter->tx_power_0m = tx_power_0m;
+
+  if (!filter->has_value || time_us - filter->last_time_us > config->reset_gap_us)
+    {
+      filter->has_value = true;
+      filter->slow_rssi = rssi;
+      filter->fast_rssi = rssi;
+      filter->last_time_us = time_us;
+      filter->rise_run = 0;
+      filter->fall_run = 0;
+      filter->tracking = 0;
+      filter->bucket = nearby_distance_bucket (config, filter->tx_power_0m, rssi,
+                                               NEARBY_BUCKET_UNKNOWN);
+      return true;
+    }
+
+  step_us = time_us - filter->last_time_us;
+  if (step_us < MIN_STEP_US)
+    step_us = MIN_STEP_US;
+  if (time_us > filter->last_time_us)
+    filter->last_time_us = time_us;
+
+  /* After a dropout (a quarter of the reset gap) time alone decides how much the old value
+   * still counts: it was seconds ago. */
+  dropout = step_us >= config->reset_gap_us / 4;
+  slow_weight = smoothing_factor (step_us, config->slow_tau_us,
+                                  dropout ? 1 : config->slow_min_samples);
+  fast_weight = smoothing_factor (step_us, config->fast_tau_us,
+                                  dropout ? 1 : config->fast_min_samples);
+  previous_fast = filter->fast_rssi;
+  filter->slow_rssi += slow_weight * (rssi - filter->slow_rssi);
+  filter->fast_rssi += fast_weight * (rssi - filter->fast_rssi);
+
+  /* After a catch-up the shown value stays with the fast one for as long as the change goes
+   * on in the same direction: the person is still walking. */
+  if (filter->tracking > 0 && filter->fast_rssi >= previous_fast)
+    filter->slow_rssi = filter->fast_rssi;
+  else if (filter->tracking < 0 && filter->fast_rssi <= previous_fast)
+    filter->slow_rssi = filter->fast_rssi;
+  else
+    {
+      filter->tracking = 0;
+
+      if (filter->fast_rssi - filter->slow_rssi > config->catch_up_db)
+        {
+          filter->rise_run++;
+          filter->fall_run = 0;
+        }
+      else if (filter->slow_rssi - filter->fast_rssi > config->catch_up_db)
+        {
+          filter->fall_run++;
+          filter->rise_run = 0;
+        }
+      else
+        {
+          filter->rise_run = 0;
+          filter->fall_run = 0;
+        }
+
+      /* A steady change, not noise: follow it now. */
+      if (filter->rise_run >= config->rise_samples || filter->fall_run >= config->fall_samples)
+        {
+          filter->tracking = filter->rise_run > 0 ? 1 : -1;
+          filter->slow_rssi = filter->fast_rssi;
+          filter->rise_run = 0;
+          filter->fall_run = 0;
+        }
+    }
+
+  filter->bucket = nearby_distance_bucket (config, filter->tx_power_0m, filter->slow_rssi,
+                                           filter->bucket);
+  return true;
+}
+
+bool
+nearby_rssi_filter_has_value (const NearbyRssiFilter *filter)
+{
+  return filter->has_value;
+}
+
+double
+nearby_rssi_filter_get_rssi (const NearbyRssiFilter *filter)
+{
+  return filter->has_value ? filter->slow_rssi : RSSI_UNKNOWN;
+}
+
+double
+nearby_rssi_filter_get_distance (const NearbyRssiFilter *filter)
+{
+  const NearbyDistanceConfig *config = &filter->config;
+
+  if (!filter->has_value || !tx_power_is_known (filter->tx_power_0m))
+    return -1.0;
+
+  return pow (10.0, (filter->tx_power_0m - LOSS_AT_ONE_METRE - filter->slow_rssi)
+                    / (10.0 * path_exponent (config)));
+}
+
+NearbyBucket
+nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
+{
+  return filter->bucket;
 }

@@ -23,6 +23,93 @@ double nearby_distance_estimate (int    tx_power_0m,
                                  int    rssi,
                                  double path_loss_exponent);
 
+/* True for an RSSI a radio can report: not BlueZ's 127 ("not available") nor the 0 it sets when
+ * discovery stops, and within -127..+20 dBm. */
+bool   nearby_rssi_is_known     (int    rssi);
+
+/* What a person reads in the list, nearest first. The values are stable. */
+typedef enum {
+  NEARBY_BUCKET_UNKNOWN = 0,  /* no usable RSSI, or no calibrated power */
+  NEARBY_BUCKET_IMMEDIATE,    /* "Right here": within reach */
+  NEARBY_BUCKET_NEAR,         /* "Nearby": in the same room */
+  NEARBY_BUCKET_FAR,          /* "Farther away" */
+} NearbyBucket;
+
+const char *nearby_bucket_to_string (NearbyBucket bucket);
+
+typedef struct {
+  /* n in the path-loss model: 2 in free space, 2.5-4 indoors with people and furniture. */
+  double  path_loss_exponent;
+  /* Bucket boundaries in metres (at the model's n). */
+  double  immediate_m;
+  double  near_m;
+  /* A bucket is left only when the path loss (calibrated power minus smoothed RSSI) is this many
+   * dB past the boundary, on either side: a value sitting on a boundary keeps its bucket. */
+  double  hysteresis_db;
+  /* Time constants of the two averages. The slow one is what is shown; the fast one detects a
+   * steady change (walking up to the object) so that the shown value does not lag behind it. */
+  int64_t slow_tau_us;
+  int64_t fast_tau_us;
+  /* ...but each spans at least this many samples, for beacons that speak once a second. */
+  int     slow_min_samples;
+  int     fast_min_samples;
+  /* How far (dB) and for how many consecutive samples the fast average must lead the slow one
+   * before the slow one jumps to it. Rises are trusted sooner than falls: a deep fade (a body
+   * between the beacon and the radio) looks like a fall, never like a rise. */
+  double  catch_up_db;
+  int     rise_samples;
+  int     fall_samples;
+  /* After a silence this long the old average says nothing about now: start again. */
+  int64_t reset_gap_us;
+} NearbyDistanceConfig;
+
+/* Immediate below 1 m, near below 6 m, hysteresis 3 dB (so "Right here" is entered below about
+ * 0.7 m and left beyond 1.4 m at n = 2), averages of 3 s and 0.5 s spanning at least 11 and 3
+ * samples, catch-up after 3 rising or 8 falling samples 3 dB apart, reset after 8 s of silence. */
+void nearby_distance_config_init (NearbyDistanceConfig *config);
+
+/* The bucket for a smoothed RSSI, given the bucket it was in before (for hysteresis).
+ * NEARBY_BUCKET_UNKNOWN as @previous means "no history": the plain boundaries apply. */
+NearbyBucket nearby_distance_bucket (const NearbyDistanceConfig *config,
+                                     int                         tx_power_0m,
+                                     double                      smoothed_rssi,
+                                     NearbyBucket                previous);
+
+/* The smoothing state of one device. The caller owns it (it can live inside another struct);
+ * initialise it with nearby_rssi_filter_init(). */
+typedef struct {
+  NearbyDistanceConfig config;
+  bool         has_value;
+  double       slow_rssi;
+  double       fast_rssi;
+  int64_t      last_time_us;
+  int          rise_run;
+  int          fall_run;
+  int          tracking;     /* +1 or -1 while following a steady rise or fall */
+  int          tx_power_0m;  /* the last calibrated power given, or out of range if none */
+  NearbyBucket bucket;
+} NearbyRssiFilter;
+
+/* @config may be NULL for the defaults; it is copied. */
+void         nearby_rssi_filter_init         (NearbyRssiFilter           *filter,
+                                              const NearbyDistanceConfig *config);
+void         nearby_rssi_filter_reset        (NearbyRssiFilter           *filter);
+
+/* Adds one sample. An unknown RSSI is ignored (returns false) and leaves the state as it was.
+ * An unknown @tx_power_0m keeps the last known one: a beacon rotating URL and TLM frames only
+ * states its power in some of them. Samples out of time order count as simultaneous. */
+bool         nearby_rssi_filter_update       (NearbyRssiFilter           *filter,
+                                              int64_t                     time_us,
+                                              int                         rssi,
+                                              int                         tx_power_0m);
+
+bool         nearby_rssi_filter_has_value    (const NearbyRssiFilter     *filter);
+/* The smoothed RSSI in dBm, or 127 ("unknown") before the first sample. */
+double       nearby_rssi_filter_get_rssi     (const NearbyRssiFilter     *filter);
+/* Metres from the smoothed RSSI, or a negative number when unknown. */
+double       nearby_rssi_filter_get_distance (const NearbyRssiFilter     *filter);
+NearbyBucket nearby_rssi_filter_get_bucket   (const NearbyRssiFilter     *filter);
+
 #ifdef __cplusplus
 }
 #endif

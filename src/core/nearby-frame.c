@@ -191,6 +191,9 @@ nearby_frame_format_error (const NearbyFrame *frame,
         snprintf (buffer, size,
                   "The Eddystone-UID frame is %u bytes long; it needs 18 (20 with the two reserved bytes).",
                   length);
+      else if (frame->kind == NEARBY_FRAME_KIND_URL && byte == URIBEACON_SCHEME_URN_UUID)
+        snprintf (buffer, size, "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID).",
+                  name, length, limit);
       else
         snprintf (buffer, size, "The %s is %u byte%s long; it needs %s%u.",
                   name, length, length == 1 ? "" : "s",
@@ -206,6 +209,9 @@ nearby_frame_format_error (const NearbyFrame *frame,
         snprintf (buffer, size,
                   "The Eddystone-UID frame is %u bytes long; it must be 18, or 20 with the two reserved bytes.",
                   length);
+      else if (frame->kind == NEARBY_FRAME_KIND_URL && byte == URIBEACON_SCHEME_URN_UUID)
+        snprintf (buffer, size, "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID).",
+                  name, length, limit);
       else
         snprintf (buffer, size, "The %s is %u bytes long; it allows at most %u.", name, length, limit);
       break;
@@ -401,7 +407,11 @@ decode_url (NearbyFrame   *frame,
       if (len == 1)
         return fail (frame, NEARBY_FRAME_ERROR_EMPTY_URL, offset + 1, scheme, offset + len, 0);
       if (len - 1 != UUID_LEN)
-        return fail_length (frame, offset + len, offset + 1 + UUID_LEN);
+        {
+          fail_length (frame, offset + len, offset + 1 + UUID_LEN);
+          frame->error_byte = scheme;
+          return frame->error;
+        }
       append_text (frame, &used, url_schemes[scheme]);
       format_uuid (frame->url + used, data + 1);
       return NEARBY_FRAME_OK;
@@ -738,8 +748,9 @@ nearby_frame_decode_advertisement (const uint8_t    *payload,
 /* Encoding. The shortest encoding is a shortest path over character positions: from position i
  * one byte reaches i + 1 (a literal character) or i + strlen (expansion) when that expansion's
  * text starts at i. Costs are computed from the end, so cost[i] is the fewest bytes that encode
- * text[i..n). Greedy longest-match gives the same answer for today's table, but the DP stays
- * right whatever expansions overlap. */
+ * text[i..n). Greedy longest-match is not enough: "http://www.info/" takes five bytes after the
+ * longest scheme prefix "http://www." ("info/" is literal), but four after "http://" ("www" and
+ * ".info/"). So every scheme prefix is tried, each with the shortest path after it. */
 
 static bool
 is_literal (unsigned char c)

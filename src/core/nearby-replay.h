@@ -1,0 +1,42 @@
+/* nearby-replay.h: a NearbySource that plays back a capture written by `nearby scan --json`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nearby-source.h"
+
+G_BEGIN_DECLS
+
+#define NEARBY_TYPE_REPLAY (nearby_replay_get_type ())
+G_DECLARE_FINAL_TYPE (NearbyReplay, nearby_replay, NEARBY, REPLAY, GObject)
+
+/* Reads JSON Lines, one advertisement per line ("time", "address", "rssi", "raw" and "uuid" or
+ * "company_id"), re-decodes "raw" and emits a sighting per line at the original pace (scaled by
+ * "speed"), stamped with the current time. Bad lines are skipped with a "line-error" (line
+ * number, message such as "line 7: raw is not hexadecimal"). The state turns "finished" at the
+ * end of the file, or "error" when the file cannot be read. */
+NearbyReplay *nearby_replay_new          (GFile        *file);
+/* Starts reading; connect to "sighting" and "line-error" first. */
+void          nearby_replay_start        (NearbyReplay *self);
+
+/* Parses one line of a capture into a sighting stamped with its capture time, decoding "raw"
+ * again. Returns NULL with a G_IO_ERROR_INVALID_DATA error saying what is wrong
+ * ("raw is not hexadecimal") for a line that is not an advertisement. */
+NearbySighting *nearby_replay_parse_line (const char  *line,
+                                          GError     **error);
+
+GFile        *nearby_replay_get_file     (NearbyReplay *self);
+/* 1.0 replays in real time, 2.0 twice as fast; 0 as fast as the file can be read. */
+double        nearby_replay_get_speed    (NearbyReplay *self);
+void          nearby_replay_set_speed    (NearbyReplay *self,
+                                          double        speed);
+guint         nearby_replay_get_n_sightings (NearbyReplay *self);
+guint         nearby_replay_get_n_errors (NearbyReplay *self);
+/* The messages of the bad lines so far (the first thousand), in file order. */
+const char * const *nearby_replay_get_errors (NearbyReplay *self);
+
+G_END_DECLS
