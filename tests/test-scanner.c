@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "nearby-distance.h"
+#include "nearby-replay.h"
 #include "nearby-scanner.h"
 
 #define MOCK_IFACE      "org.bluez.Mock"
@@ -1081,9 +1082,18 @@ test_cli_scan_json (Fixture       *f,
       g_autoptr(JsonParser) parser = json_parser_new ();
       JsonObject *object;
 
+      g_autoptr(NearbySighting) replayed = NULL;
+
       g_assert_true (json_parser_load_from_data (parser, lines[i], -1, &error));
       g_assert_no_error (error);
       object = json_node_get_object (json_parser_get_root (parser));
+
+      /* A capture replays as what was seen. */
+      replayed = nearby_replay_parse_line (lines[i], &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (replayed->address, ==, "C0:FF:EE:00:01:01");
+      g_assert_cmpstr (replayed->frame.url, ==, "https://example.com/cli");
+      g_assert_cmpint (replayed->rssi, ==, json_object_get_int_member (object, "rssi"));
 
       g_assert_true (g_regex_match (time_format, json_object_get_string_member (object, "time"),
                                     0, NULL));
@@ -1118,6 +1128,7 @@ test_cli_scan_all (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *tlm = NULL;
+  g_autoptr(NearbySighting) replayed = NULL;
 
   start_mock (f);
   add_adapter (f, "hci0", TRUE);
@@ -1132,6 +1143,12 @@ test_cli_scan_all (Fixture       *f,
   g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
   g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
+
+  /* The TLM frame survives a capture and replay. */
+  replayed = nearby_replay_parse_line (out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (replayed->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
+  g_assert_cmpuint (replayed->frame.battery_mv, ==, 3000);
 }
 
 static void
