@@ -27,5 +27,6 @@ int      nearby_cli_usage_error   (GOptionContext *context,
 int      nearby_cli_decode        (int argc, char **argv);
 int      nearby_cli_encode        (int argc, char **argv);
 int      nearby_cli_resolve       (int argc, char **argv);
+int      nearby_cli_scan          (int argc, char **argv);
 
 G_END_DECLS
