@@ -19,6 +19,7 @@
 #include "nearby-replay.h"
 #include "nearby-url-policy.h"
 #include "nearby-resources.h"
+#include "nearby-scanner.h"
 #include "nearby-window.h"
 
 struct _NearbyApplication
@@ -34,6 +35,7 @@ struct _NearbyApplication
   GtkCustomFilter   *blocked_filter;
   NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
   NearbyDemo        *demo;
+  NearbyScanner     *scanner;
   GtkStringList     *blocked_sites;
   GCancellable      *cancellable;
 
@@ -135,6 +137,7 @@ nearby_application_start_demo (NearbyApplication *self)
       g_autofree char *message = g_strdup_printf (_("Cannot start the demo: %s"), error->message);
 
       g_clear_object (&self->demo);
+  g_clear_object (&self->scanner);
       nearby_application_toast (self, message);
       return;
     }
@@ -302,20 +305,28 @@ static void
 nearby_application_update_lookups (NearbyApplication *self)
 {
   gboolean developer = nearby_application_get_developer_mode (self);
+  gboolean demo = self->demo != NULL && self->source == NEARBY_SOURCE (self->demo);
+  NearbyLookupMode mode = g_settings_get_enum (self->settings, "lookup-policy");
   guint policy = NEARBY_URL_POLICY_AUTOMATIC;
+  gboolean enabled = g_settings_get_boolean (self->settings, "privacy-choice-made");
 
   if (developer)
-    policy = NEARBY_URL_POLICY_EXPLICIT;
-  else if (self->demo != NULL && self->source == NEARBY_SOURCE (self->demo))
-    policy = NEARBY_URL_POLICY_ALLOW_HTTP | NEARBY_URL_POLICY_ALLOW_LOOPBACK;
+    {
+      mode = NEARBY_LOOKUP_AUTOMATIC;
+      policy = NEARBY_URL_POLICY_EXPLICIT;
+      enabled = TRUE;
+    }
+  else if (demo)
+    {
+      /* The demo's pages come from this computer: looking them up tells nobody anything. */
+      mode = NEARBY_LOOKUP_AUTOMATIC;
+      policy = NEARBY_URL_POLICY_ALLOW_HTTP | NEARBY_URL_POLICY_ALLOW_LOOPBACK;
+      enabled = TRUE;
+    }
 
   nearby_page_loader_set_automatic_policy (self->page_loader, policy);
-  nearby_page_loader_set_mode (self->page_loader,
-                               developer ? NEARBY_LOOKUP_AUTOMATIC
-                                         : g_settings_get_enum (self->settings, "lookup-policy"));
-  nearby_page_loader_set_enabled (self->page_loader,
-                                  developer ||
-                                  g_settings_get_boolean (self->settings, "privacy-choice-made"));
+  nearby_page_loader_set_mode (self->page_loader, mode);
+  nearby_page_loader_set_enabled (self->page_loader, enabled);
 }
 
 static void
@@ -395,6 +406,11 @@ nearby_application_startup (GApplication *app)
 
       nearby_application_set_source (self, NEARBY_SOURCE (replay));
       nearby_replay_start (replay);
+    }
+  else
+    {
+      self->scanner = nearby_scanner_new (NULL);
+      nearby_application_set_source (self, NEARBY_SOURCE (self->scanner));
     }
 }
 
@@ -751,6 +767,36 @@ look_up_action (GSimpleAction *action,
 }
 
 static void
+on_powered_on (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!nearby_scanner_power_on_finish (NEARBY_SCANNER (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not turn Bluetooth on: %s"),
+                                                  error->message);
+
+      nearby_application_toast (self, message);
+    }
+}
+
+static void
+power_on_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+
+  if (self->scanner != NULL)
+    nearby_scanner_power_on_async (self->scanner, self->cancellable, on_powered_on,
+                                   g_object_ref (self));
+}
+
+static void
 demo_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -771,6 +817,7 @@ static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "preferences", preferences_action },
   { "demo", demo_action },
+  { "power-on", power_on_action },
   { "refresh", refresh_action },
   { "look-up", look_up_action, "s" },
   { "open-object", open_object_action, "s" },

@@ -13,6 +13,7 @@ import tempfile
 import time
 import unittest
 
+import dbus
 import gi
 gi.require_version('Atspi', '2.0')
 from gi.repository import Atspi  # noqa: E402
@@ -107,16 +108,69 @@ class NearbyTestCase(unittest.TestCase):
         self.env.pop('GTK_A11Y', None)
         self.write_settings(self.settings)
         self.process = None
+        self.bluez_process = None
+        self.start_system_bus()
 
     def tearDown(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        for process in (self.process, self.bluez_process, self.system_bus):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start_system_bus(self):
+        """A private bus stands in for the system bus: the app never sees the real bluetoothd."""
+        self.system_bus = subprocess.Popen(['dbus-daemon', '--session', '--nofork',
+                                            '--print-address=1'],
+                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.system_bus_address = self.system_bus.stdout.readline().decode().strip()
+        self.env['DBUS_SYSTEM_BUS_ADDRESS'] = self.system_bus_address
+
+    def start_bluez(self):
+        """The project's mock bluetoothd (tests/bluez_nearby.py) on the private system bus."""
+        template = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bluez_nearby.py')
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.system_bus_address)
+        self.bluez_process = subprocess.Popen(
+            ['/usr/bin/python3', '-m', 'dbusmock', '--system', '--template', template],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bus = dbus.bus.BusConnection(self.system_bus_address)
+        wait_for(lambda: bus.name_has_owner('org.bluez'), what='the mock bluetoothd')
+        self.bluez = dbus.Interface(bus.get_object('org.bluez', '/'), 'org.bluez.Mock')
+        self.bluez_bus = bus
+        return self.bluez
+
+    def adapter_powered(self, name='hci0'):
+        adapter = self.bluez_bus.get_object('org.bluez', f'/org/bluez/{name}')
+        return bool(adapter.Get('org.bluez.Adapter1', 'Powered',
+                                dbus_interface='org.freedesktop.DBus.Properties'))
+
+    @staticmethod
+    def eddystone_url(url, tx_power=-20):
+        """Service data of an Eddystone-URL frame for a plain http:// or https:// URL."""
+        schemes = [('http://www.', 0), ('https://www.', 1), ('http://', 2), ('https://', 3)]
+        for prefix, code in schemes:
+            if url.startswith(prefix):
+                body = url[len(prefix):].encode('ascii')
+                return bytes([0x10, tx_power & 0xff, code]) + body
+        raise ValueError(url)
+
+    def add_url_beacon(self, address, url, rssi, adapter='hci0'):
+        service_data = dbus.Dictionary({
+            '0000feaa-0000-1000-8000-00805f9b34fb':
+                dbus.Array(self.eddystone_url(url), signature='y', variant_level=1),
+        }, signature='sv', variant_level=1)
+        return self.bluez.AddBeacon(adapter, address, {
+            'ServiceData': service_data,
+            'RSSI': dbus.Int16(rssi, variant_level=1),
+        })
+
+    def set_rssi(self, device_path, rssi):
+        self.bluez.UpdateDevice(device_path, {'RSSI': dbus.Int16(rssi, variant_level=1)},
+                                dbus.Array([], signature='s'))
 
     def install_fake_browser(self):
         """A web browser that only writes down the URLs it is asked to open."""
