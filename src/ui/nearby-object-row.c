@@ -100,7 +100,8 @@ nearby_object_row_update_placeholder (NearbyObjectRow *self,
                                       const char      *host,
                                       const char      *title)
 {
-  const char *source = host != NULL ? host : title;
+  /* A host name says more than a title ("Menu"), but an address says nothing at all. */
+  const char *source = host != NULL && !g_hostname_is_ip_address (host) ? host : title;
   g_autofree char *initial = NULL;
   g_autofree char *colour_class = NULL;
 
