@@ -372,6 +372,7 @@ class NearbyTestCase(unittest.TestCase):
 
     def screenshot(self, name):
         """Saves what the user would see, for people to look at (not compared)."""
+        time.sleep(0.6)  # let the page's crossfade finish
         path = os.path.join(self.screenshot_dir, f'{name}.png')
         result = subprocess.run(['import', '-window', 'root', path],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
