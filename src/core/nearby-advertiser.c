@@ -490,7 +490,8 @@ check_adapter (NearbyAdvertiser  *self,
       && active >= supported)
     {
       g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_NO_INSTANCES,
-                   _("Every advertising instance of %s is taken by other programs (%u of %u)"),
+                   _("Every advertising instance of %s is taken by other programs "
+                     "(%u of %u in use)"),
                    name, active, supported);
       return FALSE;
     }
