@@ -545,12 +545,13 @@ test_release (Fixture       *f,
   call_mock (f, "ReleaseAdvertisement",
              g_variant_new ("(so)", "hci0", nearby_advertiser_get_object_path (f->advertiser)));
   WAIT_UNTIL (state (f) == NEARBY_ADVERTISER_STATE_RELEASED);
-  g_assert_false (object_exported (f));
+  g_assert_cmpuint (n_advertisements (f), ==, 0);
 
   /* Nothing is left to unregister: stopping succeeds without asking bluetoothd. */
   g_assert_true (stop (f, &error));
   g_assert_no_error (error);
-  g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_RELEASED);
+  g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_STOPPED);
+  g_assert_false (object_exported (f));
   g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 0);
 }
 
@@ -568,8 +569,18 @@ test_bluetoothd_stops (Fixture       *f,
 
   stop_mock (f);
   WAIT_UNTIL (state (f) == NEARBY_ADVERTISER_STATE_RELEASED);
-  g_assert_false (object_exported (f));
+
+  /* bluetoothd comes back, and its adapter a moment later: the broadcast resumes. */
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  WAIT_UNTIL (state (f) == NEARBY_ADVERTISER_STATE_BROADCASTING);
+  check_registered (f, NEARBY_PROTOCOL_EDDYSTONE, SHORT_URL, -20, UUID_FEAA);
+
   g_assert_true (stop (f, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (n_advertisements (f), ==, 0);
+  g_assert_false (object_exported (f));
 }
 
 static void
@@ -737,7 +748,7 @@ test_cli_released (Fixture       *f,
   start_mock (f);
   add_adapter (f, "hci0", TRUE);
 
-  process = spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  process = spawn_nearby (PIPES, &error, "advertise", "--duration", "3", SHORT_URL, NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (n_advertisements (f) == 1);
 
@@ -746,8 +757,10 @@ test_cli_released (Fixture       *f,
   g_assert_true (g_variant_iter_next (&iter, "{&o@a{sv}}", &path, NULL));
   call_mock (f, "ReleaseAdvertisement", g_variant_new ("(so)", "hci0", path));
 
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 1);
+  /* It says so and waits to register again, until the end of --duration. */
+  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
   assert_contains (err, "ended the broadcast");
+  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 0);
 }
 
 static void

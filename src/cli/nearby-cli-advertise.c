@@ -26,6 +26,7 @@ typedef struct {
   double            duration_s;
   int               exit_code;
   gboolean          stopping;
+  gboolean          released;
   guint             duration_source;
   guint             stop_timeout_source;
   guint             sigint_source;
@@ -179,16 +180,25 @@ on_state_changed (NearbyAdvertiser *advertiser,
                   GParamSpec       *pspec,
                   AdvertiseContext *context)
 {
-  if (nearby_advertiser_get_state (advertiser) != NEARBY_ADVERTISER_STATE_RELEASED
-      || context->stopping)
+  NearbyAdvertiserState state = nearby_advertiser_get_state (advertiser);
+
+  if (context->stopping)
     return;
 
-  g_printerr ("nearby advertise: %s\n",
-              _("Bluetooth ended the broadcast (bluetoothd released it or stopped)"));
-  context->stopping = TRUE;
-  context->exit_code = NEARBY_EXIT_FAILED;
-  g_clear_handle_id (&context->duration_source, g_source_remove);
-  g_main_loop_quit (context->loop);
+  /* The advertiser registers itself again when bluetoothd or the adapter come back. */
+  if (state == NEARBY_ADVERTISER_STATE_RELEASED)
+    {
+      context->released = TRUE;
+      g_printerr ("nearby advertise: %s\n",
+                  _("Bluetooth ended the broadcast; it resumes when bluetoothd and the adapter "
+                    "are back"));
+    }
+  else if (state == NEARBY_ADVERTISER_STATE_BROADCASTING && context->released)
+    {
+      context->released = FALSE;
+      g_print ("%s\n", _("Broadcasting again"));
+      fflush (stdout);
+    }
 }
 
 static void

@@ -53,6 +53,11 @@ struct _NearbyAdvertiser
   guint                  bluez_watch_id;
   /* TRUE from a successful RegisterAdvertisement until BlueZ lets go of it. */
   gboolean               registered;
+  /* Registering again after bluetoothd came back. */
+  GCancellable          *resume_cancellable;
+  guint                  interfaces_added_id;
+  /* bluetoothd called Release before it answered RegisterAdvertisement. */
+  gboolean               released_while_starting;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyAdvertiser, nearby_advertiser, G_TYPE_OBJECT)
@@ -133,16 +138,23 @@ unexport (NearbyAdvertiser *self)
     g_dbus_connection_unregister_object (self->bus, self->registration_id);
   self->registration_id = 0;
   g_clear_handle_id (&self->bluez_watch_id, g_bus_unwatch_name);
+  g_cancellable_cancel (self->resume_cancellable);
+  g_clear_object (&self->resume_cancellable);
+  if (self->interfaces_added_id != 0 && self->bus != NULL)
+    g_dbus_connection_signal_unsubscribe (self->bus, self->interfaces_added_id);
+  self->interfaces_added_id = 0;
 }
 
-/* BlueZ let go of the advertisement by itself. */
+/* BlueZ let go of the advertisement by itself. The object stays exported: when bluetoothd
+ * comes back (it releases every advertisement as it shuts down), it is registered again. */
 static void
 released (NearbyAdvertiser *self)
 {
   gboolean was_registered = self->registered;
 
   self->registered = FALSE;
-  unexport (self);
+  if (self->state == NEARBY_ADVERTISER_STATE_STARTING)
+    self->released_while_starting = TRUE;
   if (was_registered && self->state == NEARBY_ADVERTISER_STATE_BROADCASTING)
     set_state (self, NEARBY_ADVERTISER_STATE_RELEASED);
 }
@@ -340,16 +352,11 @@ register_cb (GObject      *object,
       return;
     }
 
-  /* Release or bluetoothd vanishing can come before this reply: then there is nothing left. */
-  if (self->registration_id == 0)
-    {
-      fail_start (task, g_error_new (NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_FAILED,
-                                     "%s", _("Bluetooth ended the broadcast as it started")));
-      return;
-    }
-
   self->registered = TRUE;
   set_state (self, NEARBY_ADVERTISER_STATE_BROADCASTING);
+  /* Release can overtake this reply. */
+  if (self->released_while_starting)
+    released (self);
   g_task_return_boolean (task, TRUE);
   g_object_unref (task);
 }
@@ -499,6 +506,125 @@ check_adapter (NearbyAdvertiser  *self,
   return TRUE;
 }
 
+/* Registering again */
+
+static void
+resume_register_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  NearbyAdvertiser *self;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *remote = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  g_clear_object (&self->resume_cancellable);
+
+  /* AlreadyExists: an earlier attempt, cancelled on our side, went through on bluetoothd's. */
+  remote = error != NULL ? g_dbus_error_get_remote_error (error) : NULL;
+  if (error != NULL && g_strcmp0 (remote, "org.bluez.Error.AlreadyExists") != 0)
+    {
+      g_debug ("Registering %s again: %s", self->object_path, error->message);
+      return;
+    }
+
+  if (self->state != NEARBY_ADVERTISER_STATE_RELEASED)
+    return;
+
+  self->registered = TRUE;
+  set_state (self, NEARBY_ADVERTISER_STATE_BROADCASTING);
+}
+
+static void
+resume_managed_objects_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  NearbyAdvertiser *self;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) objects = NULL;
+  g_autoptr(GVariant) interfaces = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  if (error == NULL)
+    {
+      objects = g_variant_get_child_value (reply, 0);
+      interfaces = choose_adapter (self, objects, &error);
+    }
+  if (interfaces == NULL || !check_adapter (self, interfaces, &error))
+    {
+      /* Adapters often show up after bluetoothd takes its name: InterfacesAdded tries again. */
+      g_debug ("Not registering %s again yet: %s", self->object_path, error->message);
+      g_clear_object (&self->resume_cancellable);
+      return;
+    }
+
+  g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
+                          ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
+                          g_variant_new ("(o@a{sv})", self->object_path,
+                                         g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
+                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          self->resume_cancellable, resume_register_cb, self);
+}
+
+static void
+try_resume (NearbyAdvertiser *self)
+{
+  if (self->state != NEARBY_ADVERTISER_STATE_RELEASED || self->registration_id == 0)
+    return;
+
+  g_cancellable_cancel (self->resume_cancellable);
+  g_clear_object (&self->resume_cancellable);
+  self->resume_cancellable = g_cancellable_new ();
+
+  g_dbus_connection_call (self->bus, BLUEZ_NAME, "/", OBJECT_MANAGER_IFACE, "GetManagedObjects",
+                          NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          self->resume_cancellable, resume_managed_objects_cb, self);
+}
+
+static void
+on_bluez_appeared (GDBusConnection *connection,
+                   const char      *name,
+                   const char      *owner,
+                   gpointer         user_data)
+{
+  try_resume (user_data);
+}
+
+static void
+on_interfaces_added (GDBusConnection *connection,
+                     const char      *sender,
+                     const char      *object_path,
+                     const char      *interface_name,
+                     const char      *signal_name,
+                     GVariant        *parameters,
+                     gpointer         user_data)
+{
+  NearbyAdvertiser *self = user_data;
+  g_autoptr(GVariant) interfaces = NULL;
+  g_autoptr(GVariant) manager = NULL;
+
+  if (self->state != NEARBY_ADVERTISER_STATE_RELEASED
+      || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(oa{sa{sv}})")))
+    return;
+
+  interfaces = g_variant_get_child_value (parameters, 1);
+  manager = g_variant_lookup_value (interfaces, ADVERTISING_MANAGER_IFACE, NULL);
+  if (manager != NULL)
+    try_resume (self);
+}
+
 static void
 managed_objects_cb (GObject      *object,
                     GAsyncResult *result,
@@ -542,7 +668,13 @@ managed_objects_cb (GObject      *object,
 
   self->bluez_watch_id = g_bus_watch_name_on_connection (self->bus, BLUEZ_NAME,
                                                          G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                                         NULL, on_bluez_vanished, self, NULL);
+                                                         on_bluez_appeared, on_bluez_vanished,
+                                                         self, NULL);
+  self->interfaces_added_id =
+    g_dbus_connection_signal_subscribe (self->bus, BLUEZ_NAME, OBJECT_MANAGER_IFACE,
+                                        "InterfacesAdded", "/", NULL,
+                                        G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added,
+                                        self, NULL);
 
   g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
                           ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
@@ -692,9 +824,12 @@ nearby_advertiser_stop_async (NearbyAdvertiser    *self,
       return;
     }
 
-  if (!self->registered)
+  /* A registration in flight may have gone through: unregister to be sure. */
+  if (!self->registered && self->resume_cancellable == NULL)
     {
-      if (self->state == NEARBY_ADVERTISER_STATE_IDLE)
+      unexport (self);
+      if (self->state == NEARBY_ADVERTISER_STATE_IDLE
+          || self->state == NEARBY_ADVERTISER_STATE_RELEASED)
         set_state (self, NEARBY_ADVERTISER_STATE_STOPPED);
       g_task_return_boolean (task, TRUE);
       return;
@@ -854,7 +989,7 @@ nearby_advertiser_dispose (GObject *object)
   NearbyAdvertiser *self = NEARBY_ADVERTISER (object);
 
   /* Nobody waits for the answer; the message still goes out on the shared connection. */
-  if (self->registered && self->bus != NULL)
+  if ((self->registered || self->resume_cancellable != NULL) && self->bus != NULL)
     g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
                             ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                             g_variant_new ("(o)", self->object_path), NULL,

@@ -18,9 +18,11 @@ G_BEGIN_DECLS
  * adapter's org.bluez.LEAdvertisingManager1. BlueZ reads the properties once, at registration:
  * the URL, protocol and tx power are therefore construct-only.
  *
- * "state" goes idle -> starting -> broadcasting -> stopping -> stopped. It becomes "released"
- * when BlueZ ends the broadcast by itself (its Release call, or bluetoothd going away), and
- * "failed" when starting fails. Disposing a broadcasting advertiser unregisters it. */
+ * "state" goes idle -> starting -> broadcasting -> stopping -> stopped, or to "failed" when
+ * starting fails. It becomes "released" when BlueZ ends the broadcast by itself (its Release
+ * call, or bluetoothd going away), and "broadcasting" again once the advertisement is registered
+ * again: when bluetoothd comes back, or an adapter that can advertise appears. Disposing a
+ * broadcasting advertiser unregisters it. */
 
 #define NEARBY_ADVERTISER_ERROR (nearby_advertiser_error_quark ())
 
@@ -90,8 +92,9 @@ gboolean               nearby_advertiser_start_finish       (NearbyAdvertiser   
                                                              GAsyncResult          *result,
                                                              GError               **error);
 
-/* Unregisters the advertisement and waits for BlueZ to confirm. Succeeds at once when nothing
- * is broadcasting (never started, failed, already released). */
+/* Unregisters the advertisement and waits for BlueZ to confirm; the state becomes "stopped".
+ * Succeeds at once when nothing is registered (never started, failed, released). While
+ * starting, fails with G_IO_ERROR_PENDING: cancel the start instead. */
 void                   nearby_advertiser_stop_async         (NearbyAdvertiser      *self,
                                                              GCancellable          *cancellable,
                                                              GAsyncReadyCallback    callback,
