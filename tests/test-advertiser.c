@@ -164,14 +164,21 @@ count_calls (Fixture    *f,
   return g_variant_n_children (calls);
 }
 
-/* What the mock bluetoothd holds on hci0: path -> the properties it read at registration. */
+/* What the mock bluetoothd holds on an adapter: path -> the properties it read at registration. */
+static GVariant *
+advertisements_on (Fixture    *f,
+                   const char *adapter)
+{
+  g_autoptr(GVariant) reply = call (f, "/", MOCK_IFACE, "GetAdvertisements",
+                                    g_variant_new ("(s)", adapter), "(a{oa{sv}})");
+
+  return g_variant_get_child_value (reply, 0);
+}
+
 static GVariant *
 advertisements (Fixture *f)
 {
-  g_autoptr(GVariant) reply = call (f, "/", MOCK_IFACE, "GetAdvertisements",
-                                    g_variant_new ("(s)", "hci0"), "(a{oa{sv}})");
-
-  return g_variant_get_child_value (reply, 0);
+  return advertisements_on (f, "hci0");
 }
 
 static guint
@@ -274,7 +281,8 @@ check_registered (Fixture        *f,
                   int             tx_power,
                   const char     *uuid)
 {
-  g_autoptr(GVariant) adverts = advertisements (f);
+  g_autofree char *adapter = g_path_get_basename (nearby_advertiser_get_adapter_path (f->advertiser));
+  g_autoptr(GVariant) adverts = advertisements_on (f, adapter);
   g_autoptr(GVariant) properties = NULL;
   g_autoptr(GVariant) uuids = NULL;
   g_autoptr(GVariant) service_data = NULL;
@@ -359,14 +367,21 @@ test_uribeacon (Fixture       *f,
   add_adapter (f, "hci0", TRUE);
   add_adapter (f, "hci1", TRUE);
 
+  /* The adapter asked for, not the default one (hci0). */
   f->advertiser = nearby_advertiser_new ("http://www.gnome.org/", NEARBY_PROTOCOL_URIBEACON, 4,
-                                         "hci0");
+                                         "hci1");
   g_assert_true (start (f, &error));
   g_assert_no_error (error);
+  g_assert_cmpstr (nearby_advertiser_get_adapter_path (f->advertiser), ==, "/org/bluez/hci1");
   check_registered (f, NEARBY_PROTOCOL_URIBEACON, "http://www.gnome.org/", 4, UUID_FED8);
-  g_assert_cmpuint (count_calls (f, "/org/bluez/hci1", "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
   g_assert_true (stop (f, &error));
-  g_assert_cmpuint (n_advertisements (f), ==, 0);
+  g_assert_cmpuint (count_calls (f, "/org/bluez/hci1", "UnregisterAdvertisement"), ==, 1);
+  {
+    g_autoptr(GVariant) adverts = advertisements_on (f, "hci1");
+
+    g_assert_cmpuint (g_variant_n_children (adverts), ==, 0);
+  }
 }
 
 static void
@@ -467,6 +482,24 @@ test_adapter_off (Fixture       *f,
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_BLOCKED, "blocked");
   g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+}
+
+static void
+test_default_adapter_powered (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  start_mock (f);
+  add_adapter (f, "hci0", FALSE);
+  add_adapter (f, "hci1", TRUE);
+
+  /* With no adapter named, the first powered one broadcasts. */
+  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  g_assert_true (start (f, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (nearby_advertiser_get_adapter_path (f->advertiser), ==, "/org/bluez/hci1");
+  check_registered (f, NEARBY_PROTOCOL_EDDYSTONE, SHORT_URL, -20, UUID_FEAA);
 }
 
 static void
@@ -881,6 +914,7 @@ main (int   argc,
   ADD ("/advertiser/bluez-errors", test_bluez_errors);
   ADD ("/advertiser/adapter-off", test_adapter_off);
   ADD ("/advertiser/adapter-missing", test_adapter_missing);
+  ADD ("/advertiser/default-adapter-powered", test_default_adapter_powered);
   ADD ("/advertiser/no-service", test_no_service);
   ADD ("/advertiser/not-supported", test_not_supported);
   ADD ("/advertiser/url-too-long", test_url_too_long);
