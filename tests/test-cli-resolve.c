@@ -23,6 +23,7 @@ static const char good_html[] =
   "</head><body></body></html>";
 
 static GBytes *icon_png;
+static guint stop_42_requests;
 
 static void
 server_callback (SoupServer        *soup_server,
@@ -33,6 +34,7 @@ server_callback (SoupServer        *soup_server,
 {
   if (g_str_equal (path, "/stop/42"))
     {
+      stop_42_requests++;
       soup_server_message_set_status (msg, 200, NULL);
       soup_server_message_set_response (msg, "text/html; charset=utf-8", SOUP_MEMORY_STATIC,
                                         good_html, strlen (good_html));
@@ -260,6 +262,38 @@ test_human_output (void)
   run_result_clear (&run);
 }
 
+/* The app's cache serves a second look-up; --no-cache goes to the server and refreshes it. */
+static void
+test_cache (void)
+{
+  /* A URL no other test asked for (the query makes it one of its own). */
+  g_autofree char *url = url_for ("/stop/42?cache-test");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  RunResult first, second, fresh;
+  guint requests;
+
+  first = run_nearby ("resolve", "--json", url, NULL);
+  g_assert_cmpint (first.status, ==, 0);
+  g_assert_false (json_object_get_boolean_member (parse_line (parser, first.out), "from_cache"));
+  requests = stop_42_requests;
+
+  second = run_nearby ("resolve", "--json", url, NULL);
+  g_assert_cmpint (second.status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (parse_line (parser, second.out), "from_cache"));
+  g_assert_cmpstr (json_object_get_string_member (parse_line (parser, second.out), "title"), ==,
+                   "Bus stop 42 – Main St");
+  g_assert_cmpuint (stop_42_requests, ==, requests);
+
+  fresh = run_nearby ("resolve", "--json", "--no-cache", url, NULL);
+  g_assert_cmpint (fresh.status, ==, 0);
+  g_assert_false (json_object_get_boolean_member (parse_line (parser, fresh.out), "from_cache"));
+  g_assert_cmpuint (stop_42_requests, ==, requests + 1);
+
+  run_result_clear (&first);
+  run_result_clear (&second);
+  run_result_clear (&fresh);
+}
+
 static void
 test_usage (void)
 {
@@ -283,6 +317,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   GSList *uris;
   int status;
+  g_autofree char *data_home = NULL;
 
   g_test_init (&argc, &argv, NULL);
 
@@ -318,8 +353,20 @@ main (int   argc,
   g_test_add_func ("/cli-resolve/automatic-policy", test_automatic_policy);
   g_test_add_func ("/cli-resolve/human-output", test_human_output);
   g_test_add_func ("/cli-resolve/usage", test_usage);
+  g_test_add_func ("/cli-resolve/cache", test_cache);
+
+  /* A history (the page cache) of this run's own, not one shared with other tests. */
+  data_home = g_dir_make_tmp ("nearby-cli-resolve-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
 
   status = g_test_run ();
+
+  {
+    g_autofree char *argv_rm = g_strdup_printf ("rm -rf '%s'", data_home);
+
+    g_spawn_command_line_sync (argv_rm, NULL, NULL, NULL, NULL);
+  }
 
   soup_server_disconnect (server);
   g_clear_object (&server);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "nearby-cli.h"
+#include "nearby-history.h"
 #include "nearby-resolver.h"
 
 typedef struct {
@@ -121,6 +122,28 @@ print_page (NearbyPage *page)
     }
 }
 
+static void
+on_cache_settled (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  nearby_history_cache_prune_finish (NEARBY_HISTORY (source), result, NULL);
+  g_main_loop_quit (user_data);
+}
+
+static void
+on_history_opened (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  NearbyHistory *history = NEARBY_HISTORY (source);
+
+  /* A damaged cache was set aside: worth a line, never a failure. */
+  if (nearby_history_open_finish (history, result, NULL) &&
+      nearby_history_get_problem (history) != NULL)
+    g_printerr ("nearby resolve: %s\n", nearby_history_get_problem (history));
+}
+
 int
 nearby_cli_resolve (int    argc,
                     char **argv)
@@ -128,6 +151,7 @@ nearby_cli_resolve (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(NearbyResolver) resolver = NULL;
+  g_autoptr(NearbyHistory) history = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_auto(GStrv) urls = NULL;
   gboolean json = FALSE;
@@ -162,8 +186,11 @@ nearby_cli_resolve (int    argc,
   resolver = nearby_resolver_new ();
   if (timeout > 0)
     nearby_resolver_set_deadline (resolver, (guint) timeout * 1000);
-  if (no_cache)
-    nearby_resolver_set_cache (resolver, NULL);
+  /* The app's own cache: what is resolved here is what the list shows, and --no-cache both
+   * bypasses it and puts the fresh result in it (a kiosk developer changed the page). */
+  history = nearby_history_new (NULL);
+  nearby_history_open_async (history, NULL, on_history_opened, NULL);
+  nearby_resolver_set_cache (resolver, NEARBY_PAGE_CACHE (history));
 
   n_urls = g_strv_length (urls);
   loop = g_main_loop_new (NULL, FALSE);
@@ -186,6 +213,11 @@ nearby_cli_resolve (int    argc,
 
   if (run.remaining > 0)
     g_main_loop_run (loop);
+
+  /* History jobs run in order: once this one is done, the results above are in the cache
+   * before the process exits. */
+  nearby_history_cache_prune_async (history, NULL, on_cache_settled, loop);
+  g_main_loop_run (loop);
 
   for (guint i = 0; i < n_urls; i++)
     {
