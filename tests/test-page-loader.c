@@ -1,0 +1,280 @@
+/* test-page-loader.c: what is looked up, and when, as the user allowed (a local server counts
+ * every request, so "nothing was fetched" is checked where it happens)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <libsoup/soup.h>
+#include <string.h>
+
+#include "nearby-memory-page-cache.h"
+#include "nearby-page-loader.h"
+
+#define WAIT_LIMIT_US (20 * G_USEC_PER_SEC)
+
+static SoupServer *server;
+static guint port;
+static guint requests;
+
+static const char page_html[] =
+  "<!DOCTYPE html><html><head><title>Alpha Kiosk</title>"
+  "<meta name=description content='Tickets and maps'></head><body></body></html>";
+
+static void
+server_callback (SoupServer        *soup_server,
+                 SoupServerMessage *msg,
+                 const char        *path,
+                 GHashTable        *query,
+                 gpointer           user_data)
+{
+  /* Every request counts, the favicon's too: any of them tells the server someone is here. */
+  requests++;
+  if (g_str_has_prefix (path, "/a"))
+    {
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "text/html; charset=utf-8", SOUP_MEMORY_STATIC,
+                                        page_html, strlen (page_html));
+    }
+  else
+    {
+      soup_server_message_set_status (msg, 404, NULL);
+    }
+}
+
+typedef struct {
+  NearbyObjectList *list;
+  NearbyResolver   *resolver;
+  NearbyPageCache  *cache;
+  NearbyPageLoader *loader;
+  char             *url;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  static guint n;
+
+  requests = 0;
+  fixture->list = nearby_object_list_new (NULL);
+  fixture->resolver = nearby_resolver_new ();
+  fixture->cache = nearby_memory_page_cache_new ();
+  fixture->loader = nearby_page_loader_new (fixture->list, fixture->resolver, fixture->cache);
+  /* A URL of each test's own, so that the resolver's sharing of identical look-ups and the
+   * cache never carry one test into the next. */
+  fixture->url = g_strdup_printf ("http://127.0.0.1:%u/a%u", port, n++);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_clear_object (&fixture->loader);
+  g_clear_object (&fixture->cache);
+  g_clear_object (&fixture->resolver);
+  g_clear_object (&fixture->list);
+  g_free (fixture->url);
+}
+
+static NearbyObject *
+see_beacon (Fixture *fixture)
+{
+  g_autoptr(NearbySighting) sighting = NULL;
+  NearbyFrame frame = { 0 };
+
+  frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
+  frame.kind = NEARBY_FRAME_KIND_URL;
+  frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
+  frame.tx_power_known = TRUE;
+  frame.tx_power = -20;
+  g_strlcpy (frame.url, fixture->url, sizeof frame.url);
+  sighting = nearby_sighting_new ("C0:FF:EE:00:00:01", g_get_real_time (), -60, &frame, NULL, 0);
+
+  nearby_object_list_add_sighting (fixture->list, sighting);
+  nearby_object_list_flush (fixture->list);
+
+  return nearby_object_list_get_object_by_key (fixture->list, fixture->url);
+}
+
+static gboolean
+wait_for_title (NearbyObject *object)
+{
+  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+  while (nearby_object_get_title (object) == NULL && g_get_monotonic_time () < give_up)
+    g_main_context_iteration (NULL, TRUE);
+
+  return nearby_object_get_title (object) != NULL;
+}
+
+static gboolean
+wait_for_page (NearbyObject *object)
+{
+  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+  while (nearby_object_get_page (object) == NULL && g_get_monotonic_time () < give_up)
+    g_main_context_iteration (NULL, TRUE);
+
+  return nearby_object_get_page (object) != NULL;
+}
+
+/* Runs the main loop for a while, so that anything that was going to be fetched would be. */
+static void
+let_time_pass (void)
+{
+  gint64 until = g_get_monotonic_time () + 400 * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void
+test_nothing_before_the_choice (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  NearbyObject *object;
+
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_AUTOMATIC);
+  nearby_page_loader_set_automatic_policy (fixture->loader, NEARBY_URL_POLICY_EXPLICIT);
+  object = see_beacon (fixture);
+  g_assert_nonnull (object);
+
+  let_time_pass ();
+  g_assert_cmpuint (requests, ==, 0);
+  g_assert_null (nearby_object_get_title (object));
+
+  /* The person chose: the object already in the list is looked up now. */
+  nearby_page_loader_set_enabled (fixture->loader, TRUE);
+  g_assert_true (wait_for_title (object));
+  g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
+  g_assert_cmpstr (nearby_object_get_description (object), ==, "Tickets and maps");
+  g_assert_cmpuint (requests, >, 0);
+}
+
+static void
+test_ask_waits_for_the_person (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  NearbyObject *object;
+
+  nearby_page_loader_set_enabled (fixture->loader, TRUE);
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_ASK);
+  object = see_beacon (fixture);
+
+  let_time_pass ();
+  g_assert_cmpuint (requests, ==, 0);
+
+  /* Asking is explicit: a page on this computer is fine then. */
+  nearby_page_loader_look_up (fixture->loader, object, FALSE);
+  g_assert_true (wait_for_title (object));
+  g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
+}
+
+static void
+test_automatic_is_public_https_only (Fixture       *fixture,
+                                     gconstpointer  data)
+{
+  NearbyObject *object;
+  NearbyPage *page;
+
+  nearby_page_loader_set_enabled (fixture->loader, TRUE);
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_AUTOMATIC);
+  object = see_beacon (fixture);
+
+  /* http on the loopback address: held back, with the reason, and the server never asked. */
+  g_assert_true (wait_for_page (object));
+  page = nearby_object_get_page (object);
+  g_assert_error (page->error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+  g_assert_null (nearby_object_get_title (object));
+  g_assert_cmpuint (requests, ==, 0);
+
+  /* Developer mode widens what happens without asking: the held-back page is looked up. */
+  nearby_page_loader_set_automatic_policy (fixture->loader, NEARBY_URL_POLICY_EXPLICIT);
+  g_assert_true (wait_for_title (object));
+  g_assert_cmpuint (requests, >, 0);
+}
+
+static void
+on_stored (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (nearby_page_cache_store_finish (NEARBY_PAGE_CACHE (source), result, NULL));
+  *done = TRUE;
+}
+
+static void
+test_never_shows_only_the_cache (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(NearbyPage) cached = nearby_page_new (fixture->url);
+  g_autofree char *json = NULL;
+  NearbyObject *object;
+  gboolean stored = FALSE;
+
+  cached->final_url = g_strdup (fixture->url);
+  cached->status = 200;
+  cached->title = g_strdup ("Remembered Kiosk");
+  cached->fetched_at_us = g_get_real_time ();
+  cached->expires_at_us = g_get_real_time () + (gint64) G_USEC_PER_SEC * 3600;
+  json = nearby_page_to_json (cached, FALSE);
+  nearby_page_cache_store_async (fixture->cache, fixture->url, json, NULL, NULL,
+                                 cached->expires_at_us, NULL, on_stored, &stored);
+  while (!stored)
+    g_main_context_iteration (NULL, TRUE);
+
+  nearby_page_loader_set_enabled (fixture->loader, TRUE);
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_NEVER);
+  object = see_beacon (fixture);
+
+  /* What was known shows at once, and nobody is told the person is here. */
+  g_assert_true (wait_for_title (object));
+  g_assert_cmpstr (nearby_object_get_title (object), ==, "Remembered Kiosk");
+  let_time_pass ();
+  g_assert_cmpuint (requests, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GInetAddress) loopback = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+  GSList *uris;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (server, NULL, server_callback, NULL, NULL);
+  loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  address = g_inet_socket_address_new (loopback, 0);
+  soup_server_listen (server, address, 0, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  port = g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/page-loader/nothing-before-the-choice", test_nothing_before_the_choice);
+  ADD ("/page-loader/ask-waits-for-the-person", test_ask_waits_for_the_person);
+  ADD ("/page-loader/automatic-is-public-https-only", test_automatic_is_public_https_only);
+  ADD ("/page-loader/never-shows-only-the-cache", test_never_shows_only_the_cache);
+#undef ADD
+
+  status = g_test_run ();
+
+  soup_server_disconnect (server);
+  g_clear_object (&server);
+
+  return status;
+}
