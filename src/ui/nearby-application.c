@@ -44,6 +44,7 @@ struct _NearbyApplication
   gboolean           developer;    /* --developer: for this run only */
   gboolean           start_demo;
   char              *replay_path;
+  double             replay_speed;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION)
@@ -102,16 +103,29 @@ nearby_application_get_window (NearbyApplication *self)
   return NEARBY_IS_WINDOW (window) ? NEARBY_WINDOW (window) : NULL;
 }
 
+/* A toast goes where the person is looking: Preferences, or the main window. */
+static void
+nearby_application_add_toast (NearbyApplication *self,
+                              AdwToast          *toast)
+{
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+  NearbyWindow *window = nearby_application_get_window (self);
+
+  g_object_ref_sink (toast);
+  if (ADW_IS_PREFERENCES_WINDOW (active))
+    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (active), g_object_ref (toast));
+  else if (window != NULL)
+    nearby_window_add_toast (window, g_object_ref (toast));
+  else
+    g_message ("%s", adw_toast_get_title (toast));
+  g_object_unref (toast);
+}
+
 static void
 nearby_application_toast (NearbyApplication *self,
                           const char        *message)
 {
-  NearbyWindow *window = nearby_application_get_window (self);
-
-  if (window != NULL)
-    nearby_window_show_toast (window, message);
-  else
-    g_message ("%s", message);
+  nearby_application_add_toast (self, adw_toast_new (message));
 }
 
 static void
@@ -280,6 +294,7 @@ nearby_application_handle_local_options (GApplication *app,
 {
   NearbyApplication *self = NEARBY_APPLICATION (app);
 
+  self->replay_speed = 1.0;
   if (g_variant_dict_contains (options, "version"))
     {
       g_print ("nearby %s\n", PACKAGE_VERSION);
@@ -289,6 +304,12 @@ nearby_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "demo", "b", &self->start_demo);
   g_variant_dict_lookup (options, "developer", "b", &self->developer);
   g_variant_dict_lookup (options, "replay", "^ay", &self->replay_path);
+  if (g_variant_dict_lookup (options, "speed", "d", &self->replay_speed) &&
+      (self->replay_path == NULL || self->replay_speed < 0))
+    {
+      g_printerr ("%s\n", _("--speed goes with --replay, and is 0 (as fast as possible) or more"));
+      return 2;
+    }
 
   if (self->replay_path != NULL && self->start_demo)
     {
@@ -409,6 +430,7 @@ nearby_application_startup (GApplication *app)
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (self->replay_path);
       g_autoptr(NearbyReplay) replay = nearby_replay_new (file);
 
+      nearby_replay_set_speed (replay, self->replay_speed);
       nearby_application_set_source (self, NEARBY_SOURCE (replay));
       nearby_replay_start (replay);
     }
@@ -634,7 +656,6 @@ block_site_action (GSimpleAction *action,
 {
   NearbyApplication *self = user_data;
   const char *host = g_variant_get_string (parameter, NULL);
-  NearbyWindow *window = nearby_application_get_window (self);
   g_autofree char *title = g_strdup_printf (_("Objects from %s are hidden"), host);
   AdwToast *toast;
 
@@ -642,18 +663,45 @@ block_site_action (GSimpleAction *action,
 
   toast = adw_toast_new (title);
   adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.unblock-site");
+  adw_toast_set_action_name (toast, "app.unblock-site-quietly");
   adw_toast_set_action_target_value (toast, g_variant_new_string (host));
-  if (window != NULL)
-    nearby_window_add_toast (window, toast);
-  else
-    g_object_unref (g_object_ref_sink (toast));
+  nearby_application_add_toast (self, toast);
 }
 
 static void
 unblock_site_action (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  const char *host = g_variant_get_string (parameter, NULL);
+  g_autofree char *title = g_strdup_printf (_("Objects from %s are shown again"), host);
+  AdwToast *toast = adw_toast_new (title);
+
+  nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
+
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "app.block-site-quietly");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (host));
+  nearby_application_add_toast (self, toast);
+}
+
+/* The Undo buttons: no second toast offering to undo the undo. */
+static void
+block_site_quietly_action (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+
+  nearby_history_block_host_async (self->history, g_variant_get_string (parameter, NULL),
+                                   NULL, NULL, NULL);
+}
+
+static void
+unblock_site_quietly_action (GSimpleAction *action,
+                             GVariant      *parameter,
+                             gpointer       user_data)
 {
   NearbyApplication *self = user_data;
 
@@ -1013,6 +1061,8 @@ static const GActionEntry app_actions[] = {
   { "toggle-favourite", toggle_favourite_action, "s" },
   { "block-site", block_site_action, "s" },
   { "unblock-site", unblock_site_action, "s" },
+  { "block-site-quietly", block_site_quietly_action, "s" },
+  { "unblock-site-quietly", unblock_site_quietly_action, "s" },
   { "clear-history", clear_history_action },
 };
 
@@ -1021,6 +1071,8 @@ static const GOptionEntry app_options[] = {
     N_("Show made-up objects served from this computer, to try Nearby without beacons"), NULL },
   { "replay", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Replay a capture written by “nearby scan --json”"), N_("FILE") },
+  { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
+    N_("With --replay: play this many times faster (0: as fast as possible)"), N_("FACTOR") },
   { "developer", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Developer mode for this run: all beacons, the inspector, local pages looked up"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Show the version"), NULL },

@@ -20,6 +20,7 @@ struct _NearbyObjectRow
 
   NearbyObject *object;
   GBytes       *shown_icon;
+  char         *menu_signature;
   guint         placeholder_colour;
 
   GtkWidget    *box;
@@ -156,6 +157,20 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
   g_autoptr(GMenu) object_section = g_menu_new ();
   g_autoptr(GMenuItem) item = NULL;
   const char *key = nearby_object_get_key (self->object);
+  NearbyPage *page = nearby_object_get_page (self->object);
+  g_autofree char *signature = NULL;
+
+  /* Replacing the model closes an open menu, and objects notify every tick: rebuild only when
+   * what the menu offers changed. */
+  signature = g_strdup_printf ("%s|%d|%d|%s|%p|%d", key,
+                               nearby_object_get_browsable (self->object),
+                               nearby_object_get_favourite (self->object),
+                               host != NULL ? host : "", (gpointer) page,
+                               page != NULL && page->error != NULL);
+  if (g_strcmp0 (signature, self->menu_signature) == 0)
+    return;
+  g_free (self->menu_signature);
+  self->menu_signature = g_steal_pointer (&signature);
 
   if (nearby_object_get_browsable (self->object))
     {
@@ -336,6 +351,7 @@ nearby_object_row_dispose (GObject *object)
 
   nearby_object_row_set_object (self, NULL);
   g_clear_pointer (&self->shown_icon, g_bytes_unref);
+  g_clear_pointer (&self->menu_signature, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), NEARBY_TYPE_OBJECT_ROW);
 
   G_OBJECT_CLASS (nearby_object_row_parent_class)->dispose (object);

@@ -219,7 +219,10 @@ nearby_window_get_list_engaged (NearbyWindow *self)
 {
   g_return_val_if_fail (NEARBY_IS_WINDOW (self), FALSE);
 
-  return self->pointer_in_list || self->focus_in_list;
+  /* Focus left on the list of a window in the background (Details, Preferences, another app)
+   * is nobody reading it. */
+  return self->pointer_in_list ||
+         (self->focus_in_list && gtk_window_is_active (GTK_WINDOW (self)));
 }
 
 /* The list must not move under the pointer or the keyboard focus: the app freezes the order
@@ -229,12 +232,15 @@ nearby_window_update_engaged (NearbyWindow *self,
                               gboolean      pointer_in_list,
                               gboolean      focus_in_list)
 {
-  gboolean was_engaged = nearby_window_get_list_engaged (self);
-
   self->pointer_in_list = pointer_in_list;
   self->focus_in_list = focus_in_list;
-  if (was_engaged != nearby_window_get_list_engaged (self))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIST_ENGAGED]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIST_ENGAGED]);
+}
+
+static void
+on_is_active_changed (NearbyWindow *self)
+{
+  nearby_window_update_engaged (self, self->pointer_in_list, self->focus_in_list);
 }
 
 static void
@@ -456,6 +462,8 @@ nearby_window_init (NearbyWindow *self)
   self->settings = g_settings_new (APP_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
 
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);

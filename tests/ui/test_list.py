@@ -57,5 +57,22 @@ class DemoListTest(NearbyTestCase):
         self.assertEqual(self.notifications_sent(), [], 'Nearby never sends notifications')
 
 
+class HideSiteTest(NearbyTestCase):
+    app_args = ['--demo']
+    settings = {'privacy-choice-made': 'true'}
+
+    def test_hide_a_site_and_undo(self):
+        self.start_app()
+        wait_for(lambda: 'Bluebird Café' in self.texts(), timeout=30, what='the demo café')
+        self.click(self.wait_find(name='More about Bluebird Café', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.screenshot('row-menu')
+        self.click(self.wait_find(name='Hide This Site', role=pyatspi.ROLE_MENU_ITEM))
+        # Every demo object is served from 127.0.0.1: hiding the site empties the list.
+        self.wait_page('Looking for Nearby Objects…')
+        self.click(self.wait_find(name='Undo', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_page('Nearby objects')
+        wait_for(lambda: 'Bluebird Café' in self.texts(), what='the café back after Undo')
+
+
 if __name__ == '__main__':
     main()
