@@ -345,7 +345,6 @@ frame_view_init (FrameView *view)
 
   view->raw = new_value_label ();
   gtk_label_set_wrap_mode (view->raw, PANGO_WRAP_CHAR);
-  gtk_widget_add_css_class (GTK_WIDGET (view->raw), "monospace");
   gtk_widget_add_css_class (GTK_WIDGET (view->raw), "dim-label");
   gtk_widget_add_css_class (GTK_WIDGET (view->raw), "caption");
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->raw));
@@ -377,6 +376,11 @@ frame_view_update (FrameView                *view,
     }
   else
     raw_text = g_strdup (_("Raw bytes not available from this source"));
+
+  if (raw != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (view->raw), "monospace");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (view->raw), "monospace");
 
   gtk_label_set_label (view->title, frame_kind_title (frame));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (view->row), frame_kind_title (frame));
