@@ -4,12 +4,14 @@ nearby_build_packages="
   meson ninja-build pkg-config gcc gettext
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev
   libsqlite3-dev libxml2-dev libjson-glib-dev
+  libgdk-pixbuf-2.0-dev
   desktop-file-utils appstream glib-networking
 "
 nearby_test_packages="
   dbus python3 python3-dbus python3-dbusmock python3-gi gir1.2-glib-2.0
   xvfb xauth at-spi2-core python3-pyatspi
   clang libclang-rt-14-dev
+  flatpak-builder
 "
 
 nearby_missing_packages () {

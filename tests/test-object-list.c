@@ -751,16 +751,24 @@ test_frozen (Fixture       *fixture,
   emit_url (fixture, "C0:FF:EE:00:04:04", "https://d.example/", 0.2);
   nearby_object_list_flush (fixture->list);
 
-  /* Nothing moved; the newcomer is at the end; the one gone is gone. */
-  g_assert_cmpuint (n_items (fixture), ==, 3);
+  /* Nothing moved; the newcomer is at the end; the one gone stays, faded, so that the rows
+   * below it do not move under the pointer. */
+  g_assert_cmpuint (n_items (fixture), ==, 4);
   g_assert_cmpstr (url_at (fixture, 0), ==, "https://a.example/");
   g_assert_cmpstr (url_at (fixture, 1), ==, "https://b.example/");
-  g_assert_cmpstr (url_at (fixture, 2), ==, "https://d.example/");
+  g_assert_cmpstr (url_at (fixture, 2), ==, "https://c.example/");
+  g_assert_cmpstr (url_at (fixture, 3), ==, "https://d.example/");
+  {
+    g_autoptr(NearbyObject) gone = g_list_model_get_item (G_LIST_MODEL (fixture->list), 2);
+
+    g_assert_true (nearby_object_get_stale (gone));
+  }
   g_assert_cmpuint (fixture->n_moves, ==, 0);
 
-  /* Pointer gone: the list sorts itself at the next tick. */
+  /* Pointer gone: the one gone leaves and the list sorts itself at the next tick. */
   nearby_object_list_set_frozen (fixture->list, FALSE);
   nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (n_items (fixture), ==, 3);
   g_assert_cmpstr (url_at (fixture, 0), ==, "https://d.example/");
   g_assert_cmpstr (url_at (fixture, 1), ==, "https://b.example/");
   g_assert_cmpstr (url_at (fixture, 2), ==, "https://a.example/");

@@ -22,6 +22,8 @@ typedef struct {
 static const NearbySubcommand subcommands[] = {
   { "decode", nearby_cli_decode, N_("Decode beacon advertisements given in hex") },
   { "encode", nearby_cli_encode, N_("Encode a URL as Eddystone-URL and UriBeacon frames") },
+  { "resolve", nearby_cli_resolve, N_("Show what a URL’s page looks like in the list") },
+  { "scan", nearby_cli_scan, N_("List the beacons around, nearest first") },
 };
 
 gboolean

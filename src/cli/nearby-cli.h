@@ -26,5 +26,7 @@ int      nearby_cli_usage_error   (GOptionContext *context,
 /* Subcommands: argv[0] is the subcommand name. */
 int      nearby_cli_decode        (int argc, char **argv);
 int      nearby_cli_encode        (int argc, char **argv);
+int      nearby_cli_resolve       (int argc, char **argv);
+int      nearby_cli_scan          (int argc, char **argv);
 
 G_END_DECLS

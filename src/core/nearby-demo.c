@@ -355,7 +355,7 @@ nearby_demo_get_property (GObject    *object,
 
     case PROP_STATE_MESSAGE:
       g_value_set_string (value, self->state == NEARBY_SOURCE_STATE_SCANNING
-                                 ? _("Demo: these objects are made up")
+                                 ? _("Demo — made-up objects")
                                  : NULL);
       break;
 

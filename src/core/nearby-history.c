@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "nearby-history.h"
+#include "nearby-page-cache.h"
 
 /* SQLite runs on one worker thread that owns the connection and takes jobs from a queue in
  * order. A job's results travel back to the caller's main context, where the in-memory
@@ -99,7 +100,12 @@ struct _NearbyHistory
   guint        damage_reported : 1;
 };
 
-G_DEFINE_FINAL_TYPE (NearbyHistory, nearby_history, G_TYPE_OBJECT)
+static void nearby_history_page_cache_iface_init (NearbyPageCacheInterface *iface);
+
+/* The history is where the resolver keeps pages between runs. */
+G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyHistory, nearby_history, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NEARBY_TYPE_PAGE_CACHE,
+                                                      nearby_history_page_cache_iface_init))
 
 enum {
   PROP_0,
@@ -2247,4 +2253,74 @@ nearby_history_init (NearbyHistory *self)
   self->visit_stats = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->favourites = history_new_string_set ();
   self->blocked_hosts = history_new_string_set ();
+}
+
+static void
+page_cache_store_async (NearbyPageCache     *cache,
+                        const char          *url,
+                        const char          *page_json,
+                        GBytes              *icon,
+                        const char          *icon_type,
+                        gint64               expires_at_us,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  nearby_history_cache_store_async (NEARBY_HISTORY (cache), url, page_json, icon, icon_type,
+                                    expires_at_us, cancellable, callback, user_data);
+}
+
+static gboolean
+page_cache_store_finish (NearbyPageCache  *cache,
+                         GAsyncResult     *result,
+                         GError          **error)
+{
+  return nearby_history_cache_store_finish (NEARBY_HISTORY (cache), result, error);
+}
+
+static void
+page_cache_lookup_async (NearbyPageCache     *cache,
+                         const char          *url,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  nearby_history_cache_lookup_async (NEARBY_HISTORY (cache), url, cancellable, callback,
+                                     user_data);
+}
+
+static gboolean
+page_cache_lookup_finish (NearbyPageCache  *cache,
+                          GAsyncResult     *result,
+                          char            **page_json,
+                          GBytes          **icon,
+                          char            **icon_type,
+                          gint64           *expires_at_us,
+                          GError          **error)
+{
+  g_autoptr(NearbyCacheEntry) entry = NULL;
+
+  entry = nearby_history_cache_lookup_finish (NEARBY_HISTORY (cache), result, error);
+  if (entry == NULL)
+    return FALSE;
+
+  if (page_json != NULL)
+    *page_json = g_steal_pointer (&entry->page_json);
+  if (icon != NULL)
+    *icon = g_steal_pointer (&entry->icon);
+  if (icon_type != NULL)
+    *icon_type = g_steal_pointer (&entry->icon_type);
+  if (expires_at_us != NULL)
+    *expires_at_us = entry->expires_at_us;
+
+  return TRUE;
+}
+
+static void
+nearby_history_page_cache_iface_init (NearbyPageCacheInterface *iface)
+{
+  iface->store_async = page_cache_store_async;
+  iface->store_finish = page_cache_store_finish;
+  iface->lookup_async = page_cache_lookup_async;
+  iface->lookup_finish = page_cache_lookup_finish;
 }

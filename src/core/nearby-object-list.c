@@ -386,6 +386,10 @@ tick (NearbyObjectList *self)
 
       if (now - nearby_object_get_last_seen (object) > expiry_us)
         {
+          /* While the person points at the list, a row that left would move every row below
+           * it: it stays, faded as stale, until the pointer or focus goes. */
+          if (self->frozen && g_hash_table_contains (self->shown, object))
+            continue;
           forget_object (self, object);
           continue;
         }
@@ -403,8 +407,8 @@ tick (NearbyObjectList *self)
       g_ptr_array_set_size (self->forgotten_addresses, 0);
     }
 
-  /* Removals happen at once, even while frozen: a row for something gone is worse than a row
-   * moving. Each run of neighbouring rows goes in one change. */
+  /* Rows leave together: each run of neighbouring rows goes in one change. (While frozen, only
+   * rows the filters now hide leave; expired ones wait, above.) */
   for (guint end = self->items->len; end > 0;)
     {
       NearbyObject *object = g_ptr_array_index (self->items, end - 1);

@@ -73,6 +73,8 @@ struct _NearbyObject
   guint               visit_count;
   gint64              last_visit_us;
   double              history_score;
+
+  NearbyPage         *page;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyObject, nearby_object, G_TYPE_OBJECT)
@@ -98,6 +100,7 @@ enum {
   PROP_VISIT_COUNT,
   PROP_LAST_VISIT,
   PROP_HISTORY_SCORE,
+  PROP_PAGE,
   N_PROPS
 };
 
@@ -277,6 +280,7 @@ nearby_object_finalize (GObject *object)
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->icon_data, g_bytes_unref);
   g_clear_pointer (&self->icon_type, g_free);
+  g_clear_pointer (&self->page, nearby_page_unref);
 
   G_OBJECT_CLASS (nearby_object_parent_class)->finalize (object);
 }
@@ -361,6 +365,10 @@ nearby_object_get_property (GObject    *object,
 
     case PROP_LAST_VISIT:
       g_value_set_int64 (value, self->last_visit_us);
+      break;
+
+    case PROP_PAGE:
+      g_value_set_boxed (value, self->page);
       break;
 
     case PROP_HISTORY_SCORE:
@@ -469,6 +477,9 @@ nearby_object_class_init (NearbyObjectClass *klass)
   /* Higher ranks first among equally near objects; computed by the history from visits. */
   properties[PROP_HISTORY_SCORE] =
     g_param_spec_double ("history-score", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0.0, writable);
+
+  /* What the resolver found for the URL (or why it could not): final URL, actions, the log. */
+  properties[PROP_PAGE] = g_param_spec_boxed ("page", NULL, NULL, NEARBY_TYPE_PAGE, readable);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -661,6 +672,38 @@ nearby_object_set_icon (NearbyObject *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICON_DATA]);
     }
   set_string_property (self, &self->icon_type, icon_type, PROP_ICON_TYPE);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+NearbyPage *
+nearby_object_get_page (NearbyObject *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT (self), NULL);
+
+  return self->page;
+}
+
+void
+nearby_object_set_page (NearbyObject *self,
+                        NearbyPage   *page)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT (self));
+
+  if (self->page == page)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_clear_pointer (&self->page, nearby_page_unref);
+  self->page = page != NULL ? nearby_page_ref (page) : NULL;
+  /* A failed look-up keeps what an earlier one found: a beacon's page going briefly offline
+   * should not blank its row. */
+  if (page != NULL && page->error == NULL)
+    {
+      nearby_object_set_title (self, page->title);
+      nearby_object_set_description (self, page->description);
+      nearby_object_set_icon (self, page->icon, page->icon != NULL ? "image/png" : NULL);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE]);
   g_object_thaw_notify (G_OBJECT (self));
 }
 

@@ -9,6 +9,7 @@
 
 #include "nearby-distance.h"
 #include "nearby-frame.h"
+#include "nearby-page.h"
 #include "nearby-source.h"
 
 G_BEGIN_DECLS
@@ -81,6 +82,11 @@ const char   *nearby_object_get_icon_type   (NearbyObject         *self);
 void          nearby_object_set_icon        (NearbyObject         *self,
                                              GBytes               *icon_data,
                                              const char           *icon_type);
+
+/* The resolver's result; sets title, description and icon when it found the page. */
+NearbyPage   *nearby_object_get_page        (NearbyObject         *self);
+void          nearby_object_set_page        (NearbyObject         *self,
+                                             NearbyPage           *page);
 
 /* Filled from the history; they change the ranking. */
 gboolean      nearby_object_get_favourite   (NearbyObject         *self);

@@ -16,9 +16,12 @@
 #include "nearby-demo.h"
 #include "nearby-inspector.h"
 #include "nearby-object-row.h"
+#include "nearby-page-loader.h"
 #include "nearby-preferences.h"
 #include "nearby-replay.h"
+#include "nearby-url-policy.h"
 #include "nearby-resources.h"
+#include "nearby-scanner.h"
 #include "nearby-window.h"
 
 struct _NearbyApplication
@@ -28,10 +31,13 @@ struct _NearbyApplication
   GSettings         *settings;
   NearbyHistory     *history;
   NearbyObjectList  *objects;
+  NearbyResolver    *resolver;
+  NearbyPageLoader  *page_loader;
   GtkFilterListModel *shown_objects;
   GtkCustomFilter   *blocked_filter;
   NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
   NearbyDemo        *demo;
+  NearbyScanner     *scanner;
   GtkStringList     *blocked_sites;
   GCancellable      *cancellable;
 
@@ -85,6 +91,8 @@ nearby_application_get_developer_mode (NearbyApplication *self)
          (self->settings != NULL && g_settings_get_boolean (self->settings, "developer-mode"));
 }
 
+static void nearby_application_update_lookups (NearbyApplication *self);
+
 static NearbyWindow *
 nearby_application_get_window (NearbyApplication *self)
 {
@@ -131,11 +139,13 @@ nearby_application_start_demo (NearbyApplication *self)
       g_autofree char *message = g_strdup_printf (_("Cannot start the demo: %s"), error->message);
 
       g_clear_object (&self->demo);
+  g_clear_object (&self->scanner);
       nearby_application_toast (self, message);
       return;
     }
 
   nearby_application_set_source (self, NEARBY_SOURCE (self->demo));
+  nearby_application_update_lookups (self);
 }
 
 /* History → objects: favourites and how often the user opened each one feed the ranking. */
@@ -293,12 +303,43 @@ nearby_application_handle_local_options (GApplication *app,
 
 static void nearby_application_update_inspector_accel (NearbyApplication *self);
 
+/* What may be looked up without asking: developers see local and insecure pages too, and the
+ * demo's pages are served from this computer. */
+static void
+nearby_application_update_lookups (NearbyApplication *self)
+{
+  gboolean developer = nearby_application_get_developer_mode (self);
+  gboolean demo = self->demo != NULL && self->source == NEARBY_SOURCE (self->demo);
+  NearbyLookupMode mode = g_settings_get_enum (self->settings, "lookup-policy");
+  guint policy = NEARBY_URL_POLICY_AUTOMATIC;
+  gboolean enabled = g_settings_get_boolean (self->settings, "privacy-choice-made");
+
+  if (developer)
+    {
+      mode = NEARBY_LOOKUP_AUTOMATIC;
+      policy = NEARBY_URL_POLICY_EXPLICIT;
+      enabled = TRUE;
+    }
+  else if (demo)
+    {
+      /* The demo's pages come from this computer: looking them up tells nobody anything. */
+      mode = NEARBY_LOOKUP_AUTOMATIC;
+      policy = NEARBY_URL_POLICY_ALLOW_HTTP | NEARBY_URL_POLICY_ALLOW_LOOPBACK;
+      enabled = TRUE;
+    }
+
+  nearby_page_loader_set_automatic_policy (self->page_loader, policy);
+  nearby_page_loader_set_mode (self->page_loader, mode);
+  nearby_page_loader_set_enabled (self->page_loader, enabled);
+}
+
 static void
 on_developer_mode_changed (NearbyApplication *self)
 {
   nearby_object_list_set_show_non_browsable (self->objects,
                                              nearby_application_get_developer_mode (self));
   nearby_application_update_inspector_accel (self);
+  nearby_application_update_lookups (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
 }
 
@@ -341,8 +382,18 @@ nearby_application_startup (GApplication *app)
                    G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "show-hidden", self->objects, "show-invisible",
                    G_SETTINGS_BIND_GET);
+  self->resolver = nearby_resolver_new ();
+  self->page_loader = nearby_page_loader_new (self->objects, self->resolver,
+                                              NEARBY_PAGE_CACHE (self->history));
+  g_signal_connect_object (self->settings, "changed::lookup-policy",
+                           G_CALLBACK (nearby_application_update_lookups), self,
+                           G_CONNECT_SWAPPED);
+
   g_signal_connect_object (self->settings, "changed::developer-mode",
                            G_CALLBACK (on_developer_mode_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::privacy-choice-made",
+                           G_CALLBACK (nearby_application_update_lookups), self,
+                           G_CONNECT_SWAPPED);
   on_developer_mode_changed (self);
 
   self->blocked_filter = gtk_custom_filter_new (object_not_blocked, self, NULL);
@@ -360,6 +411,11 @@ nearby_application_startup (GApplication *app)
 
       nearby_application_set_source (self, NEARBY_SOURCE (replay));
       nearby_replay_start (replay);
+    }
+  else
+    {
+      self->scanner = nearby_scanner_new (NULL);
+      nearby_application_set_source (self, NEARBY_SOURCE (self->scanner));
     }
 }
 
@@ -380,6 +436,8 @@ nearby_application_finalize (GObject *object)
 
   g_clear_object (&self->shown_objects);
   g_clear_object (&self->blocked_filter);
+  g_clear_object (&self->page_loader);
+  g_clear_object (&self->resolver);
   g_clear_object (&self->objects);
   g_clear_object (&self->source);
   g_clear_object (&self->demo);
@@ -472,18 +530,6 @@ on_uri_shown (GObject      *source,
   open_request_free (request);
 }
 
-static gboolean
-url_is_openable (const char *url)
-{
-  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-
-  /* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
-   * never launched. */
-  return uri != NULL && g_uri_get_host (uri) != NULL && *g_uri_get_host (uri) != '\0' &&
-         (g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ||
-          g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") == 0);
-}
-
 static NearbyObject *
 lookup_object (NearbyApplication *self,
                GVariant          *parameter)
@@ -491,25 +537,16 @@ lookup_object (NearbyApplication *self,
   return nearby_object_list_get_object_by_key (self->objects, g_variant_get_string (parameter, NULL));
 }
 
+/* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
+ * never launched. */
 static void
-open_object_action (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
+nearby_application_open_url (NearbyApplication *self,
+                             const char        *url)
 {
-  NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
   NearbyWindow *window = nearby_application_get_window (self);
   OpenRequest *request;
-  const char *url;
 
-  if (object == NULL)
-    {
-      nearby_application_toast (self, _("That object is no longer nearby"));
-      return;
-    }
-
-  url = nearby_object_get_url (object);
-  if (!url_is_openable (url))
+  if (url == NULL || !nearby_url_is_fetchable (url))
     {
       nearby_application_toast (self, _("This object has no web page to open"));
       return;
@@ -521,6 +558,36 @@ open_object_action (GSimpleAction *action,
   request->self = g_object_ref (self);
   request->url = g_strdup (url);
   gtk_show_uri_full (GTK_WINDOW (window), url, GDK_CURRENT_TIME, NULL, on_uri_shown, request);
+}
+
+static void
+open_url_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  nearby_application_open_url (NEARBY_APPLICATION (user_data),
+                               g_variant_get_string (parameter, NULL));
+}
+
+static void
+open_object_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+
+  if (object == NULL)
+    {
+      nearby_application_toast (self, _("That object is no longer nearby"));
+      return;
+    }
+
+  /* Opening tells the server anyway; now the row can show what the page is. */
+  if (nearby_object_get_page (object) == NULL && nearby_object_get_browsable (object))
+    nearby_page_loader_look_up (self->page_loader, object, FALSE);
+
+  nearby_application_open_url (self, nearby_object_get_url (object));
 }
 
 static void
@@ -682,6 +749,59 @@ preferences_action (GSimpleAction *action,
 }
 
 static void
+refresh_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+
+  /* The refresh button is the user asking: every object, every address, fresh from the web. */
+  nearby_page_loader_look_up_all (self->page_loader, TRUE);
+}
+
+static void
+look_up_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+
+  if (object != NULL)
+    nearby_page_loader_look_up (self->page_loader, object, TRUE);
+}
+
+static void
+on_powered_on (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!nearby_scanner_power_on_finish (NEARBY_SCANNER (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not turn Bluetooth on: %s"),
+                                                  error->message);
+
+      nearby_application_toast (self, message);
+    }
+}
+
+static void
+power_on_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+
+  if (self->scanner != NULL)
+    nearby_scanner_power_on_async (self->scanner, self->cancellable, on_powered_on,
+                                   g_object_ref (self));
+}
+
+static void
 demo_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -789,7 +909,11 @@ static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "preferences", preferences_action },
   { "demo", demo_action },
+  { "power-on", power_on_action },
+  { "refresh", refresh_action },
+  { "look-up", look_up_action, "s" },
   { "open-object", open_object_action, "s" },
+  { "open-url", open_url_action, "s" },
   { "copy-link", copy_link_action, "s" },
   { "toggle-favourite", toggle_favourite_action, "s" },
   { "block-site", block_site_action, "s" },
@@ -827,6 +951,6 @@ nearby_application_init (NearbyApplication *self)
                                          (const char *[]) { "<primary>q", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
                                          (const char *[]) { "<primary>comma", NULL });
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.refresh",
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh",
                                          (const char *[]) { "<primary>r", "F5", NULL });
 }

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "nearby-object-row.h"
+#include "nearby-url-policy.h"
 
 #define N_PLACEHOLDER_COLOURS 6
 
@@ -60,18 +61,38 @@ nearby_object_row_bucket_label (NearbyBucket bucket)
     }
 }
 
-static char *
-host_of (const char *url)
+/* The one badge a row shows: what most deserves the user's attention before opening it. */
+static const char *
+badge_for (NearbyObject          *object,
+           const char            *host,
+           NearbyUrlDisplayFlags  flags)
 {
-  g_autoptr(GUri) uri = NULL;
+  const char *url = nearby_object_get_url (object);
+  NearbyPage *page = nearby_object_get_page (object);
 
-  if (url == NULL)
-    return NULL;
-  uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
-  if (uri == NULL || g_uri_get_host (uri) == NULL)
-    return NULL;
+  if (!nearby_object_get_browsable (object))
+    return url != NULL ? _("Cannot be opened") : _("No web page");
+  if (flags & NEARBY_URL_DISPLAY_HAS_USERINFO)
+    return _("Misleading address");
+  if (host != NULL)
+    {
+      switch (nearby_url_policy_classify_host (host))
+        {
+        case NEARBY_ADDRESS_LOOPBACK:
+          return _("This computer");
+        case NEARBY_ADDRESS_LOCAL:
+          return _("Local network");
+        case NEARBY_ADDRESS_PUBLIC:
+        default:
+          break;
+        }
+    }
+  if (g_str_has_prefix (url, "http:"))
+    return _("Not secure");
+  if (page == NULL || page->error != NULL)
+    return _("Unverified");
 
-  return g_strdup (g_uri_get_host (uri));
+  return NULL;
 }
 
 static void
@@ -154,6 +175,23 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
       g_clear_object (&item);
     }
 
+  if (nearby_object_get_page (self->object) != NULL &&
+      nearby_object_get_page (self->object)->actions != NULL)
+    {
+      GPtrArray *actions = nearby_object_get_page (self->object)->actions;
+
+      /* What the object's web app offers (its manifest's shortcuts), straight from the list. */
+      for (guint i = 0; i < actions->len && i < 5; i++)
+        {
+          NearbyPageAction *page_action = g_ptr_array_index (actions, i);
+
+          item = g_menu_item_new (page_action->title, NULL);
+          g_menu_item_set_action_and_target (item, "app.open-url", "s", page_action->url);
+          g_menu_append_item (open_section, item);
+          g_clear_object (&item);
+        }
+    }
+
   if (host != NULL)
     {
       item = g_menu_item_new (_("_Hide This Site"), NULL);
@@ -179,6 +217,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   const char *title;
   const char *description;
   const char *badge = NULL;
+  NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
   g_autofree char *host = NULL;
   g_autofree char *distance_tooltip = NULL;
   g_autofree char *accessible = NULL;
@@ -190,7 +229,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   url = nearby_object_get_url (self->object);
   title = nearby_object_get_title (self->object);
   description = nearby_object_get_description (self->object);
-  host = host_of (url);
+  host = url != NULL ? nearby_url_display_host (url, &flags) : NULL;
 
   if (title == NULL || *title == '\0')
     title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (self->object));
@@ -203,12 +242,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   gtk_label_set_label (self->host_label, host != NULL ? host : url);
   gtk_widget_set_visible (GTK_WIDGET (self->host_label), host != NULL || url != NULL);
 
-  if (url != NULL && g_str_has_prefix (url, "http://"))
-    badge = _("Not secure");
-  else if (nearby_object_get_browsable (self->object) && nearby_object_get_title (self->object) == NULL)
-    badge = _("Unverified");
-  else if (!nearby_object_get_browsable (self->object))
-    badge = _("No web page");
+  badge = badge_for (self->object, host, flags);
   gtk_label_set_label (self->badge_label, badge);
   gtk_widget_set_visible (GTK_WIDGET (self->badge_label), badge != NULL);
 
@@ -240,6 +274,14 @@ nearby_object_row_update (NearbyObjectRow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
                                   -1);
+}
+
+void
+nearby_object_row_popup_menu (NearbyObjectRow *self)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_ROW (self));
+
+  gtk_menu_button_popup (self->menu_button);
 }
 
 NearbyObject *

@@ -18,6 +18,8 @@ NearbyObject *nearby_object_row_get_object (NearbyObjectRow *self);
 void          nearby_object_row_set_object (NearbyObjectRow *self,
                                             NearbyObject    *object);
 
+void          nearby_object_row_popup_menu (NearbyObjectRow *self);
+
 /* The words a row uses for a distance bucket ("Right here", "Nearby", "Farther away"). */
 const char   *nearby_object_row_bucket_label (NearbyBucket bucket);
 

@@ -26,7 +26,7 @@ struct _NearbyWindow
   AdwStatusPage        *error_page;
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
-  GtkLabel             *scan_label;
+  AdwWindowTitle       *window_title;
 
   gboolean              pointer_in_list;
   gboolean              focus_in_list;
@@ -112,6 +112,19 @@ nearby_window_update_page (NearbyWindow *self)
 
   gtk_widget_set_visible (self->scan_indicator,
                           chosen && state == NEARBY_SOURCE_STATE_SCANNING);
+
+  /* A demo or a replay says so in the title bar, so made-up objects are never mistaken for
+   * real ones. */
+  if (self->source != NULL && state == NEARBY_SOURCE_STATE_SCANNING)
+    {
+      g_autofree char *message = nearby_source_dup_state_message (self->source);
+
+      adw_window_title_set_subtitle (self->window_title, message);
+    }
+  else
+    {
+      adw_window_title_set_subtitle (self->window_title, NULL);
+    }
   gtk_stack_set_visible_child_name (self->stack, page);
 
   /* Screen readers (and the UI tests) learn what the content area shows from its name. */
@@ -256,6 +269,31 @@ on_list_view_activate (NearbyWindow *self,
   gtk_widget_activate_action (GTK_WIDGET (self), "app.open-object", "s", key);
 }
 
+/* Shift+F10 or the Menu key on a focused row opens that row's menu. */
+static void
+object_menu_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (widget));
+
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      GtkWidget *child = gtk_widget_get_first_child (w);
+
+      if (NEARBY_IS_OBJECT_ROW (w))
+        {
+          nearby_object_row_popup_menu (NEARBY_OBJECT_ROW (w));
+          return;
+        }
+      if (child != NULL && NEARBY_IS_OBJECT_ROW (child))
+        {
+          nearby_object_row_popup_menu (NEARBY_OBJECT_ROW (child));
+          return;
+        }
+    }
+}
+
 static void
 choose_lookup_policy_action (GtkWidget  *widget,
                              const char *action_name,
@@ -388,7 +426,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, window_title);
   gtk_widget_class_bind_template_callback (widget_class, on_list_view_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_enter);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_leave);
@@ -397,6 +435,10 @@ nearby_window_class_init (NearbyWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.choose-lookup-policy", "s",
                                    choose_lookup_policy_action);
+  gtk_widget_class_install_action (widget_class, "win.object-menu", NULL, object_menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
+                                       "win.object-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "win.object-menu", NULL);
 }
 
 static void
@@ -407,6 +449,10 @@ nearby_window_init (NearbyWindow *self)
   self->settings = g_settings_new (APP_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
 
   g_signal_connect_object (self->settings, "changed::privacy-choice-made",
                            G_CALLBACK (nearby_window_update_page), self, G_CONNECT_SWAPPED);

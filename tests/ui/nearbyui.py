@@ -13,6 +13,7 @@ import tempfile
 import time
 import unittest
 
+import dbus
 import gi
 gi.require_version('Atspi', '2.0')
 from gi.repository import Atspi  # noqa: E402
@@ -107,16 +108,123 @@ class NearbyTestCase(unittest.TestCase):
         self.env.pop('GTK_A11Y', None)
         self.write_settings(self.settings)
         self.process = None
+        self.bluez_process = None
+        self.start_system_bus()
 
     def tearDown(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        for process in (self.process, self.bluez_process, self.system_bus):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def start_system_bus(self):
+        """A private bus stands in for the system bus: the app never sees the real bluetoothd."""
+        self.system_bus = subprocess.Popen(['dbus-daemon', '--session', '--nofork',
+                                            '--print-address=1'],
+                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.system_bus_address = self.system_bus.stdout.readline().decode().strip()
+        self.env['DBUS_SYSTEM_BUS_ADDRESS'] = self.system_bus_address
+
+    def start_bluez(self):
+        """The project's mock bluetoothd (tests/bluez_nearby.py) on the private system bus."""
+        template = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bluez_nearby.py')
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.system_bus_address)
+        self.bluez_process = subprocess.Popen(
+            ['/usr/bin/python3', '-m', 'dbusmock', '--system', '--template', template],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        bus = dbus.bus.BusConnection(self.system_bus_address)
+        wait_for(lambda: bus.name_has_owner('org.bluez'), what='the mock bluetoothd')
+        self.bluez = dbus.Interface(bus.get_object('org.bluez', '/'), 'org.bluez.Mock')
+        self.bluez_bus = bus
+        return self.bluez
+
+    def adapter_powered(self, name='hci0'):
+        adapter = self.bluez_bus.get_object('org.bluez', f'/org/bluez/{name}')
+        return bool(adapter.Get('org.bluez.Adapter1', 'Powered',
+                                dbus_interface='org.freedesktop.DBus.Properties'))
+
+    @staticmethod
+    def eddystone_url(url, tx_power=-20):
+        """Service data of an Eddystone-URL frame for a plain http:// or https:// URL."""
+        schemes = [('http://www.', 0), ('https://www.', 1), ('http://', 2), ('https://', 3)]
+        for prefix, code in schemes:
+            if url.startswith(prefix):
+                body = url[len(prefix):].encode('ascii')
+                return bytes([0x10, tx_power & 0xff, code]) + body
+        raise ValueError(url)
+
+    def add_url_beacon(self, address, url, rssi, adapter='hci0'):
+        service_data = dbus.Dictionary({
+            '0000feaa-0000-1000-8000-00805f9b34fb':
+                dbus.Array(self.eddystone_url(url), signature='y', variant_level=1),
+        }, signature='sv', variant_level=1)
+        return self.bluez.AddBeacon(adapter, address, {
+            'ServiceData': service_data,
+            'RSSI': dbus.Int16(rssi, variant_level=1),
+        })
+
+    def set_rssi(self, device_path, rssi):
+        self.bluez.UpdateDevice(device_path, {'RSSI': dbus.Int16(rssi, variant_level=1)},
+                                dbus.Array([], signature='s'))
+
+    def install_fake_browser(self):
+        """A web browser that only writes down the URLs it is asked to open."""
+        self.opened_log = os.path.join(self.tmp, 'opened-urls')
+        script = os.path.join(self.tmp, 'fake-browser')
+        with open(script, 'w') as f:
+            f.write(f'#!/bin/sh\nprintf "%s\\n" "$1" >> {self.opened_log}\n')
+        os.chmod(script, 0o755)
+        apps = os.path.join(self.tmp, 'data', 'applications')
+        os.makedirs(apps, exist_ok=True)
+        with open(os.path.join(apps, 'fake-browser.desktop'), 'w') as f:
+            f.write('[Desktop Entry]\nType=Application\nName=Fake Browser\n'
+                    f'Exec={script} %u\n'
+                    'MimeType=x-scheme-handler/http;x-scheme-handler/https;text/html;\n')
+        with open(os.path.join(self.tmp, 'config', 'mimeapps.list'), 'w') as f:
+            f.write('[Default Applications]\n'
+                    'x-scheme-handler/http=fake-browser.desktop\n'
+                    'x-scheme-handler/https=fake-browser.desktop\n')
+
+    def opened_urls(self):
+        try:
+            with open(self.opened_log) as f:
+                return [line.strip() for line in f if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def watch_notifications(self):
+        """Records every notification request on the session bus (there must be none)."""
+        self.notification_log = os.path.join(self.tmp, 'notifications')
+        self.monitor = subprocess.Popen(
+            ['dbus-monitor', '--session',
+             "interface='org.freedesktop.Notifications'",
+             "interface='org.gtk.Notifications'",
+             "interface='org.freedesktop.portal.Notification'"],
+            stdout=open(self.notification_log, 'w'), stderr=subprocess.DEVNULL)
+        self.addCleanup(self.monitor.terminate)
+
+    def notifications_sent(self):
+        with open(self.notification_log) as f:
+            return [line for line in f
+                    if line.startswith('method call') and 'Notification' in line]
+
+    def history_visits(self):
+        import sqlite3
+        path = os.path.join(self.tmp, 'data', 'nearby', 'history.db')
+        if not os.path.exists(path):
+            return []
+        connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+        try:
+            return connection.execute('SELECT url, visit_count FROM visits').fetchall()
+        except sqlite3.Error:
+            return []
+        finally:
+            connection.close()
 
     def write_settings(self, values):
         """Pre-seeds GSettings through the keyfile backend, as if the user had chosen them."""
@@ -212,16 +320,31 @@ class NearbyTestCase(unittest.TestCase):
                 return
         action.doAction(0)
 
-    def press_keys(self, *keysyms):
-        for keysym in keysyms:
-            pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
-            time.sleep(0.05)
+    KEYSYMS = {'Return': 0xff0d, 'Escape': 0xff1b, 'Tab': 0xff09, 'Up': 0xff52, 'Down': 0xff54,
+               'Left': 0xff51, 'Right': 0xff53, 'space': 0x20, 'F10': 0xffc7}
 
-    def focus_and_press(self, node, *keysyms):
-        """Keyboard use: focus the widget, then press keys (Return activates a list row)."""
-        node.queryComponent().grabFocus()
-        wait_for(lambda: node.getState().contains(pyatspi.STATE_FOCUSED), what='focus')
-        self.press_keys(*keysyms)
+    def press_keys(self, *names):
+        """Synthesizes key presses through XTest, as a keyboard would."""
+        for name in names:
+            pyatspi.Registry.generateKeyboardEvent(self.KEYSYMS[name], None, pyatspi.KEY_SYM)
+            time.sleep(0.15)
+
+    def mouse_click(self, node):
+        """A real pointer click. GTK 4.8 reports no screen coordinates, but without a window
+        manager the window sits at the origin of the Xvfb screen, so window coordinates do."""
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        x = extents.x + extents.width // 2
+        y = extents.y + extents.height // 2
+        pyatspi.Registry.generateMouseEvent(x, y, 'b1c')
+
+    def focused(self):
+        for node in walk(self.window):
+            try:
+                if node.getState().contains(pyatspi.STATE_FOCUSED):
+                    return node
+            except Exception:
+                continue
+        return None
 
     def screenshot(self, name):
         """Saves what the user would see, for people to look at (not compared)."""

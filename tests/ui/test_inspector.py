@@ -88,7 +88,7 @@ class InspectorTest(NearbyTestCase):
     def test_details_of_a_url_beacon_that_sends_telemetry(self):
         self.start_app()
         self.wait_page('Nearby objects')
-        inspector = self.open_details('/bus-stop/', 'More about 127.0.0.1')
+        inspector = self.open_details('/bus-stop/')
         bus_stop = next(text for text in self.labels_in(inspector) if text.endswith('/bus-stop/'))
         self.assertTrue(bus_stop.startswith('http://127.0.0.1:'))
 

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
-"""The window as a person first meets it: the privacy question, then the status pages."""
+"""The window as a person first meets it: the privacy question, then a status page for every
+state of Bluetooth, each with what the person can do about it."""
 
 import pyatspi
 
-from nearbyui import NearbyTestCase, main
+from nearbyui import NearbyTestCase, main, wait_for
+
+CHOSEN = {'privacy-choice-made': 'true'}
 
 
 class FirstRunTest(NearbyTestCase):
@@ -14,9 +17,11 @@ class FirstRunTest(NearbyTestCase):
         ask = self.wait_find(name='Ask Me Each Time', role=pyatspi.ROLE_PUSH_BUTTON)
         self.screenshot('first-run')
         self.click(ask)
-        self.wait_page('Looking for Nearby Objects…')
+        # No bluetoothd on this (private) system bus.
+        self.wait_page('Bluetooth Service Not Running')
+        self.screenshot('no-service')
 
-    def test_preferences_open_from_the_menu_action(self):
+    def test_preferences_open_from_the_menu(self):
         self.start_app()
         menu = self.wait_find(name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON)
         self.click(menu)
@@ -24,6 +29,45 @@ class FirstRunTest(NearbyTestCase):
         self.click(item)
         self.wait_find(name='Look Up Pages', what='the look-up policy row')
         self.screenshot('preferences')
+
+
+class StatusPagesTest(NearbyTestCase):
+    settings = CHOSEN
+
+    def test_no_adapter_offers_the_demo(self):
+        self.start_bluez()
+        self.start_app()
+        self.wait_page('No Bluetooth Adapter')
+        self.screenshot('no-adapter')
+        self.click(self.wait_find(name='Show Demo Objects', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_page('Nearby objects')
+        wait_for(lambda: 'Bluebird Café' in self.texts(), timeout=30,
+                 what='the demo café with its title')
+
+    def test_adapter_off_and_the_turn_on_button(self):
+        self.start_bluez().AddAdapter('hci0', False)
+        self.start_app()
+        self.wait_page('Bluetooth Is Off')
+        self.screenshot('bluetooth-off')
+        self.click(self.wait_find(name='Turn On', role=pyatspi.ROLE_PUSH_BUTTON))
+        wait_for(self.adapter_powered, what='the adapter to be powered on')
+        self.wait_page('Looking for Nearby Objects…')
+        self.screenshot('searching')
+
+    def test_adapter_plugged_in_later(self):
+        bluez = self.start_bluez()
+        self.start_app()
+        self.wait_page('No Bluetooth Adapter')
+        bluez.AddAdapter('hci0', True)
+        self.wait_page('Looking for Nearby Objects…')
+
+    def test_blocked_adapter(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        bluez.SetBlocked('hci0', True)
+        self.start_app()
+        self.wait_page('Bluetooth Is Blocked')
+        self.screenshot('blocked')
 
 
 if __name__ == '__main__':

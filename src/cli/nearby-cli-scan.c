@@ -1,0 +1,637 @@
+/* nearby-cli-scan.c: `nearby scan`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "nearby-cli.h"
+#include "nearby-distance.h"
+#include "nearby-frame-json.h"
+#include "nearby-scanner.h"
+
+/* How long bluetoothd may take to answer before we call it unavailable, and how long an
+ * "unavailable" state must last at startup before we believe it. */
+#define SETTLE_TIMEOUT_MS   10000
+#define UNAVAILABLE_GRACE_MS  1000
+#define STOP_TIMEOUT_MS      3000
+#define REFRESH_INTERVAL_MS  1000
+
+typedef struct {
+  char   *address;
+  char   *what;           /* the URL, or a description of another frame */
+  int     rssi;
+  double  distance_m;     /* negative: unknown */
+  gint64  last_seen_us;
+  guint   count;
+} Row;
+
+typedef struct {
+  NearbyScanner *scanner;
+  GMainLoop     *loop;
+  GHashTable    *rows;      /* address + what -> Row */
+  gboolean       json;
+  gboolean       all;
+  gboolean       interactive;
+  double         duration_s;
+  int            exit_code;
+  gboolean       scanning_started;
+  gboolean       stopping;
+  guint          settle_source;
+  guint          grace_source;
+  guint          duration_source;
+  guint          refresh_source;
+  guint          stop_timeout_source;
+  guint          sigint_source;
+  guint          sigterm_source;
+  guint64        sightings;
+} ScanContext;
+
+static void
+row_free (gpointer data)
+{
+  Row *row = data;
+
+  g_free (row->address);
+  g_free (row->what);
+  g_free (row);
+}
+
+static gboolean
+state_is_unavailable (NearbySourceState state)
+{
+  switch (state)
+    {
+    case NEARBY_SOURCE_STATE_NO_SERVICE:
+    case NEARBY_SOURCE_STATE_NO_ADAPTER:
+    case NEARBY_SOURCE_STATE_OFF:
+    case NEARBY_SOURCE_STATE_BLOCKED:
+    case NEARBY_SOURCE_STATE_ERROR:
+      return TRUE;
+
+    case NEARBY_SOURCE_STATE_STARTING:
+    case NEARBY_SOURCE_STATE_SCANNING:
+    case NEARBY_SOURCE_STATE_FINISHED:
+    default:
+      return FALSE;
+    }
+}
+
+/* What the user can do about a state, after the scanner's own description of it. */
+static const char *
+state_advice (NearbySourceState state)
+{
+  switch (state)
+    {
+    case NEARBY_SOURCE_STATE_NO_SERVICE:
+      return _("start it with `systemctl start bluetooth`");
+    case NEARBY_SOURCE_STATE_NO_ADAPTER:
+      return _("plug in a Bluetooth adapter, or check `bluetoothctl list`");
+    case NEARBY_SOURCE_STATE_OFF:
+      return _("run `bluetoothctl power on`");
+    case NEARBY_SOURCE_STATE_BLOCKED:
+      return _("run `rfkill unblock bluetooth`");
+    case NEARBY_SOURCE_STATE_ERROR:
+    case NEARBY_SOURCE_STATE_STARTING:
+    case NEARBY_SOURCE_STATE_SCANNING:
+    case NEARBY_SOURCE_STATE_FINISHED:
+    default:
+      return NULL;
+    }
+}
+
+static char *
+describe_state (NearbyScanner *scanner)
+{
+  NearbySourceState state = nearby_source_get_state (NEARBY_SOURCE (scanner));
+  g_autofree char *message = nearby_source_dup_state_message (NEARBY_SOURCE (scanner));
+  const char *advice = state_advice (state);
+
+  if (message == NULL)
+    message = g_strdup (nearby_source_state_to_string (state));
+
+  if (advice != NULL)
+    return g_strdup_printf ("%s — %s", message, advice);
+
+  return g_steal_pointer (&message);
+}
+
+static char *
+format_time (gint64 time_us)
+{
+  g_autoptr(GDateTime) date = g_date_time_new_from_unix_utc (time_us / G_USEC_PER_SEC);
+  g_autofree char *seconds = NULL;
+
+  if (date == NULL)
+    return g_strdup ("1970-01-01T00:00:00.000Z");
+
+  seconds = g_date_time_format (date, "%Y-%m-%dT%H:%M:%S");
+
+  return g_strdup_printf ("%s.%03dZ", seconds, (int) ((time_us % G_USEC_PER_SEC) / 1000));
+}
+
+static double
+sighting_distance (const NearbySighting *sighting)
+{
+  const NearbyFrame *frame = &sighting->frame;
+  int tx_power_0m;
+
+  if (frame->error != NEARBY_FRAME_OK || !frame->tx_power_known)
+    return -1.0;
+
+  /* iBeacon calibrates at 1 m, the others at 0 m. */
+  tx_power_0m = frame->tx_power;
+  if (frame->protocol == NEARBY_PROTOCOL_IBEACON)
+    tx_power_0m += 41;
+
+  return nearby_distance_estimate (tx_power_0m, sighting->rssi, NEARBY_PATH_LOSS_DEFAULT);
+}
+
+static gboolean
+sighting_is_shown (ScanContext          *context,
+                   const NearbySighting *sighting)
+{
+  const NearbyFrame *frame = &sighting->frame;
+
+  if (context->all)
+    return TRUE;
+
+  /* The Invisible Hint asks browsers not to list the beacon. */
+  return frame->error == NEARBY_FRAME_OK && frame->kind == NEARBY_FRAME_KIND_URL
+         && !frame->invisible;
+}
+
+/* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */
+static gboolean
+print_json (const NearbySighting *sighting)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) address = json_node_init_string (json_node_alloc (), sighting->address);
+  g_autoptr(JsonNode) rest = NULL;
+  g_autofree char *time = format_time (sighting->time_us);
+  g_autofree char *raw = nearby_hex_format (sighting->raw, sighting->raw_len);
+  g_autofree char *address_text = json_to_string (address, FALSE);
+  g_autofree char *rest_text = NULL;
+  char rssi_text[16] = "null";
+  char distance_text[G_ASCII_DTOSTR_BUF_SIZE] = "null";
+  double distance = sighting_distance (sighting);
+
+  if (sighting->rssi != NEARBY_RSSI_UNKNOWN)
+    g_snprintf (rssi_text, sizeof rssi_text, "%d", sighting->rssi);
+  /* Centimetres are plenty; json-glib would print 17 significant digits. */
+  if (distance >= 0.0)
+    g_ascii_formatd (distance_text, sizeof distance_text, "%.2f", distance);
+
+  json_builder_begin_object (builder);
+
+  if (sighting->frame.service_uuid != 0)
+    {
+      g_autofree char *uuid = g_strdup_printf ("%04x", sighting->frame.service_uuid);
+
+      json_builder_set_member_name (builder, "uuid");
+      json_builder_add_string_value (builder, uuid);
+    }
+  else
+    {
+      json_builder_set_member_name (builder, "company_id");
+      json_builder_add_int_value (builder, NEARBY_COMPANY_APPLE);
+    }
+
+  json_builder_set_member_name (builder, "raw");
+  json_builder_add_string_value (builder, raw);
+
+  /* tx_power, url and the rest of the decoded frame */
+  nearby_frame_add_json_members (&sighting->frame, builder);
+
+  json_builder_end_object (builder);
+
+  rest = json_builder_get_root (builder);
+  json_generator_set_root (generator, rest);
+  rest_text = json_generator_to_data (generator, NULL);
+
+  /* rest_text is a non-empty object: splice the leading members in after its '{'. */
+  fprintf (stdout, "{\"time\":\"%s\",\"address\":%s,\"rssi\":%s,\"distance_m\":%s,%s\n",
+           time, address_text, rssi_text, distance_text, rest_text + 1);
+
+  return fflush (stdout) == 0 && !ferror (stdout);
+}
+
+static char *
+describe_frame (const NearbyFrame *frame)
+{
+  if (frame->error != NEARBY_FRAME_OK)
+    {
+      char message[NEARBY_FRAME_MESSAGE_MAX];
+
+      return g_strdup_printf (_("invalid %s frame: %s"),
+                              frame->service_uuid == NEARBY_UUID16_URIBEACON ? "UriBeacon"
+                              : frame->service_uuid == NEARBY_UUID16_EDDYSTONE ? "Eddystone"
+                              : "iBeacon",
+                              nearby_frame_format_error (frame, message, sizeof message));
+    }
+
+  switch (frame->kind)
+    {
+    case NEARBY_FRAME_KIND_URL:
+      return g_strdup (frame->url);
+
+    case NEARBY_FRAME_KIND_UID:
+      {
+        g_autofree char *namespace_id = nearby_hex_format (frame->namespace_id,
+                                                           sizeof frame->namespace_id);
+        g_autofree char *instance_id = nearby_hex_format (frame->instance_id,
+                                                          sizeof frame->instance_id);
+
+        return g_strdup_printf ("Eddystone-UID %s %s", namespace_id, instance_id);
+      }
+
+    case NEARBY_FRAME_KIND_TLM:
+      return g_strdup_printf ("Eddystone-TLM %u mV, %u adverts", frame->battery_mv,
+                              frame->adv_count);
+
+    case NEARBY_FRAME_KIND_ETLM:
+      return g_strdup ("Eddystone-TLM (encrypted)");
+
+    case NEARBY_FRAME_KIND_EID:
+      {
+        g_autofree char *eid = nearby_hex_format (frame->eid, sizeof frame->eid);
+
+        return g_strdup_printf ("Eddystone-EID %s", eid);
+      }
+
+    case NEARBY_FRAME_KIND_IBEACON:
+      {
+        g_autofree char *uuid = nearby_hex_format (frame->ibeacon_uuid,
+                                                   sizeof frame->ibeacon_uuid);
+
+        return g_strdup_printf ("iBeacon %s %u/%u", uuid, frame->ibeacon_major,
+                                frame->ibeacon_minor);
+      }
+
+    case NEARBY_FRAME_KIND_NONE:
+    default:
+      return g_strdup (nearby_frame_kind_to_string (frame->kind));
+    }
+}
+
+static void
+remember_row (ScanContext          *context,
+              const NearbySighting *sighting)
+{
+  g_autofree char *what = describe_frame (&sighting->frame);
+  g_autofree char *key = g_strconcat (sighting->address, "\n", what, NULL);
+  Row *row = g_hash_table_lookup (context->rows, key);
+
+  if (row == NULL)
+    {
+      row = g_new0 (Row, 1);
+      row->address = g_strdup (sighting->address);
+      row->what = g_steal_pointer (&what);
+      g_hash_table_insert (context->rows, g_steal_pointer (&key), row);
+    }
+
+  row->rssi = sighting->rssi;
+  row->distance_m = sighting_distance (sighting);
+  row->last_seen_us = sighting->time_us;
+  row->count++;
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  const Row *row_a = *(const Row * const *) a;
+  const Row *row_b = *(const Row * const *) b;
+
+  /* Nearest first; unknown distances last, then by name for a stable order. */
+  if ((row_a->distance_m < 0) != (row_b->distance_m < 0))
+    return row_a->distance_m < 0 ? 1 : -1;
+  if (row_a->distance_m != row_b->distance_m)
+    return row_a->distance_m < row_b->distance_m ? -1 : 1;
+  if (g_strcmp0 (row_a->what, row_b->what) != 0)
+    return g_strcmp0 (row_a->what, row_b->what);
+  return g_strcmp0 (row_a->address, row_b->address);
+}
+
+static void
+print_table (ScanContext *context)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autofree char *state = describe_state (context->scanner);
+  const char *adapter_path = nearby_scanner_get_adapter_path (context->scanner);
+  g_autofree char *adapter = adapter_path != NULL ? g_path_get_basename (adapter_path) : NULL;
+  gint64 now = g_get_real_time ();
+  GString *out = g_string_new (NULL);
+  GHashTableIter iter;
+  gpointer row_data;
+
+  g_hash_table_iter_init (&iter, context->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row_data))
+    g_ptr_array_add (rows, row_data);
+  g_ptr_array_sort (rows, compare_rows);
+
+  if (context->interactive)
+    {
+      /* Home and clear: redraw in place. */
+      g_string_append (out, "\033[H\033[2J");
+      if (nearby_source_get_state (NEARBY_SOURCE (context->scanner))
+          == NEARBY_SOURCE_STATE_SCANNING)
+        g_string_append_printf (out, _("Scanning with %s — Ctrl-C to stop"),
+                                adapter != NULL ? adapter : "?");
+      else
+        g_string_append (out, state);
+      g_string_append (out, "\n\n");
+    }
+
+  g_string_append_printf (out, "%9s  %5s  %5s  %-17s  %s\n",
+                          _("DISTANCE"), _("RSSI"), _("AGE"), _("ADDRESS"), _("URL"));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      Row *row = g_ptr_array_index (rows, i);
+      g_autofree char *distance = NULL;
+      g_autofree char *rssi = NULL;
+
+      if (row->distance_m >= 0)
+        distance = g_strdup_printf ("%.1f m", row->distance_m);
+      else
+        distance = g_strdup ("?");
+      if (row->rssi != NEARBY_RSSI_UNKNOWN)
+        rssi = g_strdup_printf ("%d", row->rssi);
+      else
+        rssi = g_strdup ("?");
+
+      g_string_append_printf (out, "%9s  %5s  %4us  %-17s  %s\n",
+                              distance, rssi,
+                              (guint) (MAX (0, now - row->last_seen_us) / G_USEC_PER_SEC),
+                              row->address, row->what);
+    }
+  if (rows->len == 0)
+    g_string_append_printf (out, "%s\n", _("(no beacons seen)"));
+
+  fputs (out->str, stdout);
+  fflush (stdout);
+  g_string_free (out, TRUE);
+}
+
+static gboolean
+refresh_cb (gpointer user_data)
+{
+  ScanContext *context = user_data;
+
+  print_table (context);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void finish (ScanContext *context,
+                    int          exit_code);
+
+static void
+on_sighting (NearbySource         *source,
+             const NearbySighting *sighting,
+             ScanContext          *context)
+{
+  if (context->stopping || !sighting_is_shown (context, sighting))
+    return;
+
+  context->sightings++;
+
+  if (context->json)
+    {
+      if (!print_json (sighting))
+        finish (context, NEARBY_EXIT_OK);
+    }
+  else
+    remember_row (context, sighting);
+}
+
+static gboolean
+stop_timeout_cb (gpointer user_data)
+{
+  ScanContext *context = user_data;
+
+  context->stop_timeout_source = 0;
+  g_debug ("bluetoothd did not confirm StopDiscovery in time");
+  g_main_loop_quit (context->loop);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stop_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  ScanContext *context = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!nearby_scanner_stop_finish (NEARBY_SCANNER (object), result, &error))
+    g_debug ("Stopping discovery: %s", error->message);
+
+  g_main_loop_quit (context->loop);
+}
+
+static void
+finish (ScanContext *context,
+        int          exit_code)
+{
+  if (context->stopping)
+    return;
+
+  context->stopping = TRUE;
+  context->exit_code = exit_code;
+  g_clear_handle_id (&context->settle_source, g_source_remove);
+  g_clear_handle_id (&context->grace_source, g_source_remove);
+  g_clear_handle_id (&context->duration_source, g_source_remove);
+  g_clear_handle_id (&context->refresh_source, g_source_remove);
+
+  /* The loop context stays alive until stop_cb: it lives on main()'s stack. */
+  context->stop_timeout_source = g_timeout_add (STOP_TIMEOUT_MS, stop_timeout_cb, context);
+  nearby_scanner_stop_async (context->scanner, NULL, stop_cb, context);
+}
+
+static void
+give_up (ScanContext *context)
+{
+  g_autofree char *state = describe_state (context->scanner);
+
+  g_printerr ("nearby scan: %s\n", state);
+  finish (context, NEARBY_EXIT_UNAVAILABLE);
+}
+
+static gboolean
+duration_cb (gpointer user_data)
+{
+  ScanContext *context = user_data;
+
+  context->duration_source = 0;
+  finish (context, NEARBY_EXIT_OK);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+settle_timeout_cb (gpointer user_data)
+{
+  ScanContext *context = user_data;
+
+  context->settle_source = 0;
+  if (nearby_source_get_state (NEARBY_SOURCE (context->scanner)) == NEARBY_SOURCE_STATE_STARTING)
+    {
+      g_printerr ("nearby scan: %s\n", _("Bluetooth discovery did not start: bluetoothd does not answer"));
+      finish (context, NEARBY_EXIT_UNAVAILABLE);
+      return G_SOURCE_REMOVE;
+    }
+  give_up (context);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+grace_cb (gpointer user_data)
+{
+  ScanContext *context = user_data;
+
+  context->grace_source = 0;
+  if (state_is_unavailable (nearby_source_get_state (NEARBY_SOURCE (context->scanner))))
+    give_up (context);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_state_changed (NearbyScanner *scanner,
+                  GParamSpec    *pspec,
+                  ScanContext   *context)
+{
+  NearbySourceState state = nearby_source_get_state (NEARBY_SOURCE (scanner));
+
+  if (context->stopping)
+    return;
+
+  if (context->scanning_started)
+    {
+      /* Mid-scan trouble is reported (the table shows it when interactive); the scanner
+       * recovers by itself. */
+      if (!context->interactive)
+        {
+          g_autofree char *description = describe_state (scanner);
+
+          if (state == NEARBY_SOURCE_STATE_SCANNING)
+            g_printerr ("nearby scan: %s\n", _("scanning again"));
+          else
+            g_printerr ("nearby scan: %s\n", description);
+        }
+      return;
+    }
+
+  if (state == NEARBY_SOURCE_STATE_SCANNING)
+    {
+      context->scanning_started = TRUE;
+      g_clear_handle_id (&context->settle_source, g_source_remove);
+      g_clear_handle_id (&context->grace_source, g_source_remove);
+
+      if (context->duration_s > 0)
+        context->duration_source = g_timeout_add ((guint) (context->duration_s * 1000),
+                                                  duration_cb, context);
+      if (!context->json && context->interactive)
+        {
+          print_table (context);
+          context->refresh_source = g_timeout_add (REFRESH_INTERVAL_MS, refresh_cb, context);
+        }
+    }
+  else if (state_is_unavailable (state) && context->grace_source == 0)
+    {
+      context->grace_source = g_timeout_add (UNAVAILABLE_GRACE_MS, grace_cb, context);
+    }
+}
+
+static gboolean
+signal_cb (gpointer user_data)
+{
+  ScanContext *context = user_data;
+
+  finish (context, NEARBY_EXIT_OK);
+
+  return G_SOURCE_CONTINUE;
+}
+
+int
+nearby_cli_scan (int    argc,
+                 char **argv)
+{
+  g_autoptr(GOptionContext) option_context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *adapter = NULL;
+  gboolean json = FALSE;
+  gboolean all = FALSE;
+  double duration = 0;
+  ScanContext context = { 0 };
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Write one JSON object per sighting (JSON Lines)"), NULL },
+    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration,
+      N_("Stop after scanning for SECONDS (default: until Ctrl-C)"), N_("SECONDS") },
+    { "all", 'a', 0, G_OPTION_ARG_NONE, &all,
+      N_("Also show invalid frames, hidden URLs and beacons without a URL"), NULL },
+    { "adapter", 'i', 0, G_OPTION_ARG_STRING, &adapter,
+      N_("Use this Bluetooth adapter (default: the first powered one)"), N_("hciN") },
+    { NULL }
+  };
+
+  option_context = g_option_context_new (_("— list the beacons around"));
+  g_option_context_set_summary (option_context,
+    _("Scans for Eddystone, UriBeacon and iBeacon broadcasts over Bluetooth LE.\n"
+      "Exit status: 0 done, 2 usage error, 3 Bluetooth unavailable."));
+  g_option_context_add_main_entries (option_context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (option_context, &argc, &argv, &error))
+    return nearby_cli_usage_error (option_context, error->message);
+  if (argc > 1)
+    return nearby_cli_usage_error (option_context, _("scan takes no arguments"));
+  if (duration < 0 || duration > G_MAXUINT / 1000)
+    return nearby_cli_usage_error (option_context, _("--duration must be a positive number"));
+
+  /* A closed pipe is an ordinary way to stop: see print_json(). */
+  signal (SIGPIPE, SIG_IGN);
+
+  context.json = json;
+  context.all = all;
+  context.duration_s = duration;
+  context.interactive = !json && isatty (STDOUT_FILENO);
+  context.rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, row_free);
+  context.loop = g_main_loop_new (NULL, FALSE);
+  context.scanner = nearby_scanner_new (adapter);
+
+  g_signal_connect (context.scanner, "sighting", G_CALLBACK (on_sighting), &context);
+  g_signal_connect (context.scanner, "notify::state", G_CALLBACK (on_state_changed), &context);
+  context.settle_source = g_timeout_add (SETTLE_TIMEOUT_MS, settle_timeout_cb, &context);
+  context.sigint_source = g_unix_signal_add (SIGINT, signal_cb, &context);
+  context.sigterm_source = g_unix_signal_add (SIGTERM, signal_cb, &context);
+
+  g_main_loop_run (context.loop);
+
+  g_clear_handle_id (&context.stop_timeout_source, g_source_remove);
+  g_clear_handle_id (&context.sigint_source, g_source_remove);
+  g_clear_handle_id (&context.sigterm_source, g_source_remove);
+  g_signal_handlers_disconnect_by_data (context.scanner, &context);
+
+  if (!json && context.exit_code == NEARBY_EXIT_OK)
+    print_table (&context);
+
+  g_clear_object (&context.scanner);
+  g_clear_pointer (&context.loop, g_main_loop_unref);
+  g_clear_pointer (&context.rows, g_hash_table_unref);
+
+  return context.exit_code;
+}

@@ -1,0 +1,191 @@
+/* nearby-memory-page-cache.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-page-cache"
+
+#include "config.h"
+
+#include "nearby-memory-page-cache.h"
+
+#define MAX_ENTRIES 1000
+
+typedef struct {
+  char   *page_json;
+  GBytes *icon;
+  char   *icon_type;
+  gint64  expires_at_us;
+} Entry;
+
+struct _NearbyMemoryPageCache
+{
+  GObject     parent_instance;
+  GHashTable *entries;   /* url -> Entry */
+};
+
+static void page_cache_iface_init (NearbyPageCacheInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyMemoryPageCache, nearby_memory_page_cache, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NEARBY_TYPE_PAGE_CACHE, page_cache_iface_init))
+
+static void
+entry_free (gpointer data)
+{
+  Entry *entry = data;
+
+  g_free (entry->page_json);
+  g_clear_pointer (&entry->icon, g_bytes_unref);
+  g_free (entry->icon_type);
+  g_free (entry);
+}
+
+static void
+drop_expired (NearbyMemoryPageCache *self)
+{
+  GHashTableIter iter;
+  Entry *entry;
+  gint64 now = g_get_real_time ();
+
+  g_hash_table_iter_init (&iter, self->entries);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &entry))
+    {
+      if (entry->expires_at_us <= now)
+        g_hash_table_iter_remove (&iter);
+    }
+}
+
+static void
+memory_store_async (NearbyPageCache     *cache,
+                    const char          *url,
+                    const char          *page_json,
+                    GBytes              *icon,
+                    const char          *icon_type,
+                    gint64               expires_at_us,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  NearbyMemoryPageCache *self = NEARBY_MEMORY_PAGE_CACHE (cache);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  Entry *entry;
+
+  g_task_set_source_tag (task, memory_store_async);
+
+  if (g_hash_table_size (self->entries) >= MAX_ENTRIES)
+    drop_expired (self);
+  if (g_hash_table_size (self->entries) >= MAX_ENTRIES)
+    g_hash_table_remove_all (self->entries);
+
+  entry = g_new0 (Entry, 1);
+  entry->page_json = g_strdup (page_json);
+  entry->icon = icon ? g_bytes_ref (icon) : NULL;
+  entry->icon_type = g_strdup (icon_type);
+  entry->expires_at_us = expires_at_us;
+  g_hash_table_replace (self->entries, g_strdup (url), entry);
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+memory_store_finish (NearbyPageCache  *cache,
+                     GAsyncResult     *result,
+                     GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+memory_lookup_async (NearbyPageCache     *cache,
+                     const char          *url,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  NearbyMemoryPageCache *self = NEARBY_MEMORY_PAGE_CACHE (cache);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, memory_lookup_async);
+  g_task_set_task_data (task, g_strdup (url), g_free);
+  g_task_return_boolean (task, g_hash_table_contains (self->entries, url));
+}
+
+static gboolean
+memory_lookup_finish (NearbyPageCache  *cache,
+                      GAsyncResult     *result,
+                      char            **page_json,
+                      GBytes          **icon,
+                      char            **icon_type,
+                      gint64           *expires_at_us,
+                      GError          **error)
+{
+  NearbyMemoryPageCache *self = NEARBY_MEMORY_PAGE_CACHE (cache);
+  const char *url = g_task_get_task_data (G_TASK (result));
+  Entry *entry;
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+
+  /* Read at finish time: the entry may have changed since the look-up started. */
+  entry = g_hash_table_lookup (self->entries, url);
+  if (entry == NULL)
+    return FALSE;
+
+  if (page_json != NULL)
+    *page_json = g_strdup (entry->page_json);
+  if (icon != NULL)
+    *icon = entry->icon ? g_bytes_ref (entry->icon) : NULL;
+  if (icon_type != NULL)
+    *icon_type = g_strdup (entry->icon_type);
+  if (expires_at_us != NULL)
+    *expires_at_us = entry->expires_at_us;
+
+  return TRUE;
+}
+
+static void
+page_cache_iface_init (NearbyPageCacheInterface *iface)
+{
+  iface->store_async = memory_store_async;
+  iface->store_finish = memory_store_finish;
+  iface->lookup_async = memory_lookup_async;
+  iface->lookup_finish = memory_lookup_finish;
+}
+
+static void
+nearby_memory_page_cache_finalize (GObject *object)
+{
+  NearbyMemoryPageCache *self = (NearbyMemoryPageCache *) object;
+
+  g_clear_pointer (&self->entries, g_hash_table_unref);
+
+  G_OBJECT_CLASS (nearby_memory_page_cache_parent_class)->finalize (object);
+}
+
+static void
+nearby_memory_page_cache_class_init (NearbyMemoryPageCacheClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = nearby_memory_page_cache_finalize;
+}
+
+static void
+nearby_memory_page_cache_init (NearbyMemoryPageCache *self)
+{
+  self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, entry_free);
+}
+
+NearbyPageCache *
+nearby_memory_page_cache_new (void)
+{
+  return g_object_new (NEARBY_TYPE_MEMORY_PAGE_CACHE, NULL);
+}
+
+guint
+nearby_memory_page_cache_get_size (NearbyMemoryPageCache *self)
+{
+  g_return_val_if_fail (NEARBY_IS_MEMORY_PAGE_CACHE (self), 0);
+
+  return g_hash_table_size (self->entries);
+}

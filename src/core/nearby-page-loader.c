@@ -1,0 +1,492 @@
+/* nearby-page-loader.c
+ *
+ * Between the list and the resolver: which object is looked up, when, and with which policy.
+ * A look-up tells the page's server that the user is nearby, so what happens without the user
+ * asking is decided here, in one place.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-page-loader"
+
+#include "config.h"
+
+#include "nearby-page-loader.h"
+
+struct _NearbyPageLoader
+{
+  GObject           parent_instance;
+
+  NearbyObjectList *objects;
+  NearbyResolver   *resolver;
+  NearbyPageCache  *cache;
+
+  /* NearbyObject -> its GCancellable, while a look-up is under way */
+  GHashTable       *in_flight;
+
+  NearbyLookupMode  mode;
+  gboolean          enabled;
+  guint             automatic_policy;
+};
+
+G_DEFINE_FINAL_TYPE (NearbyPageLoader, nearby_page_loader, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_MODE,
+  PROP_ENABLED,
+  PROP_AUTOMATIC_POLICY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+GType
+nearby_lookup_mode_get_type (void)
+{
+  static gsize type_id;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { NEARBY_LOOKUP_AUTOMATIC, "NEARBY_LOOKUP_AUTOMATIC", "automatic" },
+        { NEARBY_LOOKUP_ASK, "NEARBY_LOOKUP_ASK", "ask" },
+        { NEARBY_LOOKUP_NEVER, "NEARBY_LOOKUP_NEVER", "never" },
+        { 0, NULL, NULL }
+      };
+      GType type = g_enum_register_static (g_intern_static_string ("NearbyLookupMode"), values);
+
+      g_once_init_leave (&type_id, type);
+    }
+
+  return type_id;
+}
+
+typedef struct {
+  NearbyPageLoader *self;
+  NearbyObject     *object;
+  GCancellable     *cancellable;
+} LookUp;
+
+static void
+look_up_free (LookUp *look_up)
+{
+  g_clear_object (&look_up->self);
+  g_clear_object (&look_up->object);
+  g_clear_object (&look_up->cancellable);
+  g_free (look_up);
+}
+
+/* Nearest first: the resolver starts lower numbers first. */
+static int
+priority_for (NearbyObject *object)
+{
+  double distance = nearby_object_get_distance (object);
+
+  return distance < 0 ? 100 : (int) MIN (distance, 99.0);
+}
+
+static void
+nearby_page_loader_finish_look_up (LookUp *look_up)
+{
+  /* Only the look-up that is still the current one for the object may clear it. */
+  if (g_hash_table_lookup (look_up->self->in_flight, look_up->object) == look_up->cancellable)
+    g_hash_table_remove (look_up->self->in_flight, look_up->object);
+}
+
+static void
+on_resolved (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  LookUp *look_up = user_data;
+  g_autoptr(NearbyPage) page = NULL;
+  g_autoptr(GError) error = NULL;
+
+  page = nearby_resolver_resolve_finish (NEARBY_RESOLVER (source), result, &error);
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      if (page != NULL)
+        nearby_object_set_page (look_up->object, page);
+      nearby_page_loader_finish_look_up (look_up);
+    }
+
+  look_up_free (look_up);
+}
+
+static void
+nearby_page_loader_resolve (NearbyPageLoader   *self,
+                            NearbyObject       *object,
+                            NearbyUrlPolicy     policy,
+                            NearbyResolveFlags  flags)
+{
+  LookUp *look_up;
+  GCancellable *previous = g_hash_table_lookup (self->in_flight, object);
+
+  /* An explicit request wins over an automatic one under way. */
+  if (previous != NULL)
+    {
+      if (flags == NEARBY_RESOLVE_FLAGS_NONE && policy == NEARBY_URL_POLICY_AUTOMATIC)
+        return;
+      g_cancellable_cancel (previous);
+    }
+
+  look_up = g_new0 (LookUp, 1);
+  look_up->self = g_object_ref (self);
+  look_up->object = g_object_ref (object);
+  look_up->cancellable = g_cancellable_new ();
+  g_hash_table_replace (self->in_flight, g_object_ref (object),
+                        g_object_ref (look_up->cancellable));
+
+  nearby_resolver_resolve_async (self->resolver, nearby_object_get_url (object), policy, flags,
+                                 priority_for (object), look_up->cancellable,
+                                 on_resolved, look_up);
+}
+
+static void
+on_cache_looked_up (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  LookUp *look_up = user_data;
+  g_autofree char *page_json = NULL;
+  g_autoptr(GBytes) icon = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (nearby_page_cache_lookup_finish (NEARBY_PAGE_CACHE (source), result, &page_json, &icon,
+                                       NULL, NULL, &error) &&
+      page_json != NULL &&
+      nearby_object_get_page (look_up->object) == NULL)
+    {
+      g_autoptr(NearbyPage) page = nearby_page_new_from_json (page_json, icon, NULL);
+
+      if (page != NULL)
+        nearby_object_set_page (look_up->object, page);
+    }
+  /* A broken cache only costs the instant row: never an error the user sees. */
+
+  look_up_free (look_up);
+}
+
+static void
+nearby_page_loader_show_cached (NearbyPageLoader *self,
+                                NearbyObject     *object)
+{
+  LookUp *look_up;
+
+  if (self->cache == NULL)
+    return;
+
+  look_up = g_new0 (LookUp, 1);
+  look_up->self = g_object_ref (self);
+  look_up->object = g_object_ref (object);
+  look_up->cancellable = g_cancellable_new ();
+  nearby_page_cache_lookup_async (self->cache, nearby_object_get_url (object),
+                                  look_up->cancellable, on_cache_looked_up, look_up);
+}
+
+static gboolean
+nearby_page_loader_wants_automatic (NearbyPageLoader *self)
+{
+  return self->enabled && self->mode == NEARBY_LOOKUP_AUTOMATIC;
+}
+
+static void
+nearby_page_loader_consider (NearbyPageLoader *self,
+                             NearbyObject     *object)
+{
+  if (!nearby_object_get_browsable (object))
+    return;
+
+  /* The resolver reads the cache itself; without a look-up, the cache alone fills the row. */
+  if (nearby_page_loader_wants_automatic (self))
+    nearby_page_loader_resolve (self, object, self->automatic_policy, NEARBY_RESOLVE_FLAGS_NONE);
+  else if (nearby_object_get_page (object) == NULL)
+    nearby_page_loader_show_cached (self, object);
+}
+
+static void
+on_object_added (NearbyPageLoader *self,
+                 NearbyObject     *object)
+{
+  nearby_page_loader_consider (self, object);
+}
+
+static void
+on_object_removed (NearbyPageLoader *self,
+                   NearbyObject     *object)
+{
+  GCancellable *cancellable = g_hash_table_lookup (self->in_flight, object);
+
+  if (cancellable != NULL)
+    {
+      g_cancellable_cancel (cancellable);
+      g_hash_table_remove (self->in_flight, object);
+    }
+}
+
+static void
+nearby_page_loader_reconsider_all (NearbyPageLoader *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(NearbyObject) object = g_list_model_get_item (G_LIST_MODEL (self->objects), i);
+      NearbyPage *page = nearby_object_get_page (object);
+
+      /* Pages refused only because the policy was narrower get another chance. */
+      if (page == NULL ||
+          g_error_matches (page->error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION))
+        nearby_page_loader_consider (self, object);
+    }
+}
+
+void
+nearby_page_loader_look_up (NearbyPageLoader *self,
+                            NearbyObject     *object,
+                            gboolean          refresh)
+{
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+  g_return_if_fail (NEARBY_IS_OBJECT (object));
+
+  if (!nearby_object_get_browsable (object))
+    return;
+
+  nearby_page_loader_resolve (self, object, NEARBY_URL_POLICY_EXPLICIT,
+                              refresh ? NEARBY_RESOLVE_FLAGS_REFRESH : NEARBY_RESOLVE_FLAGS_NONE);
+}
+
+void
+nearby_page_loader_look_up_all (NearbyPageLoader *self,
+                                gboolean          refresh)
+{
+  guint n;
+
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(NearbyObject) object = g_list_model_get_item (G_LIST_MODEL (self->objects), i);
+
+      nearby_page_loader_look_up (self, object, refresh);
+    }
+}
+
+NearbyPageLoader *
+nearby_page_loader_new (NearbyObjectList *objects,
+                        NearbyResolver   *resolver,
+                        NearbyPageCache  *cache)
+{
+  NearbyPageLoader *self;
+
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (objects), NULL);
+  g_return_val_if_fail (NEARBY_IS_RESOLVER (resolver), NULL);
+  g_return_val_if_fail (cache == NULL || NEARBY_IS_PAGE_CACHE (cache), NULL);
+
+  self = g_object_new (NEARBY_TYPE_PAGE_LOADER, NULL);
+  self->objects = g_object_ref (objects);
+  self->resolver = g_object_ref (resolver);
+  if (cache != NULL)
+    {
+      self->cache = g_object_ref (cache);
+      nearby_resolver_set_cache (resolver, cache);
+    }
+
+  g_signal_connect_object (objects, "object-added",
+                           G_CALLBACK (on_object_added), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (objects, "object-removed",
+                           G_CALLBACK (on_object_removed), self, G_CONNECT_SWAPPED);
+
+  return self;
+}
+
+NearbyLookupMode
+nearby_page_loader_get_mode (NearbyPageLoader *self)
+{
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), NEARBY_LOOKUP_NEVER);
+
+  return self->mode;
+}
+
+void
+nearby_page_loader_set_mode (NearbyPageLoader *self,
+                             NearbyLookupMode  mode)
+{
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+
+  if (self->mode == mode)
+    return;
+
+  self->mode = mode;
+  nearby_page_loader_reconsider_all (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+}
+
+gboolean
+nearby_page_loader_get_enabled (NearbyPageLoader *self)
+{
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), FALSE);
+
+  return self->enabled;
+}
+
+void
+nearby_page_loader_set_enabled (NearbyPageLoader *self,
+                                gboolean          enabled)
+{
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+
+  enabled = !!enabled;
+  if (self->enabled == enabled)
+    return;
+
+  self->enabled = enabled;
+  nearby_page_loader_reconsider_all (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
+}
+
+guint
+nearby_page_loader_get_automatic_policy (NearbyPageLoader *self)
+{
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), 0);
+
+  return self->automatic_policy;
+}
+
+void
+nearby_page_loader_set_automatic_policy (NearbyPageLoader *self,
+                                         guint             policy)
+{
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+
+  if (self->automatic_policy == policy)
+    return;
+
+  self->automatic_policy = policy;
+  nearby_page_loader_reconsider_all (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTOMATIC_POLICY]);
+}
+
+static void
+nearby_page_loader_dispose (GObject *object)
+{
+  NearbyPageLoader *self = NEARBY_PAGE_LOADER (object);
+  GHashTableIter iter;
+  gpointer cancellable;
+
+  if (self->in_flight != NULL)
+    {
+      g_hash_table_iter_init (&iter, self->in_flight);
+      while (g_hash_table_iter_next (&iter, NULL, &cancellable))
+        g_cancellable_cancel (cancellable);
+      g_hash_table_remove_all (self->in_flight);
+    }
+
+  g_clear_object (&self->objects);
+  g_clear_object (&self->resolver);
+  g_clear_object (&self->cache);
+
+  G_OBJECT_CLASS (nearby_page_loader_parent_class)->dispose (object);
+}
+
+static void
+nearby_page_loader_finalize (GObject *object)
+{
+  NearbyPageLoader *self = NEARBY_PAGE_LOADER (object);
+
+  g_clear_pointer (&self->in_flight, g_hash_table_unref);
+
+  G_OBJECT_CLASS (nearby_page_loader_parent_class)->finalize (object);
+}
+
+static void
+nearby_page_loader_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  NearbyPageLoader *self = NEARBY_PAGE_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+
+    case PROP_ENABLED:
+      g_value_set_boolean (value, self->enabled);
+      break;
+
+    case PROP_AUTOMATIC_POLICY:
+      g_value_set_uint (value, self->automatic_policy);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_page_loader_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  NearbyPageLoader *self = NEARBY_PAGE_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODE:
+      nearby_page_loader_set_mode (self, g_value_get_enum (value));
+      break;
+
+    case PROP_ENABLED:
+      nearby_page_loader_set_enabled (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_AUTOMATIC_POLICY:
+      nearby_page_loader_set_automatic_policy (self, g_value_get_uint (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_page_loader_class_init (NearbyPageLoaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = nearby_page_loader_dispose;
+  object_class->finalize = nearby_page_loader_finalize;
+  object_class->get_property = nearby_page_loader_get_property;
+  object_class->set_property = nearby_page_loader_set_property;
+
+  properties[PROP_MODE] =
+    g_param_spec_enum ("mode", NULL, NULL,
+                       NEARBY_TYPE_LOOKUP_MODE, NEARBY_LOOKUP_ASK,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_ENABLED] =
+    g_param_spec_boolean ("enabled", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_AUTOMATIC_POLICY] =
+    g_param_spec_uint ("automatic-policy", NULL, NULL,
+                       0, NEARBY_URL_POLICY_EXPLICIT, NEARBY_URL_POLICY_AUTOMATIC,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+nearby_page_loader_init (NearbyPageLoader *self)
+{
+  self->mode = NEARBY_LOOKUP_ASK;
+  self->automatic_policy = NEARBY_URL_POLICY_AUTOMATIC;
+  self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, g_object_unref);
+}

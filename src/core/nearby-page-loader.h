@@ -1,0 +1,53 @@
+/* nearby-page-loader.h: looks up the pages of nearby objects, as the user allowed
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nearby-object-list.h"
+#include "nearby-page-cache.h"
+#include "nearby-resolver.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NEARBY_LOOKUP_AUTOMATIC, /* secure public pages as objects appear */
+  NEARBY_LOOKUP_ASK,       /* only when the user asks (refresh, open) */
+  NEARBY_LOOKUP_NEVER,     /* only what is cached */
+} NearbyLookupMode;
+
+#define NEARBY_TYPE_LOOKUP_MODE (nearby_lookup_mode_get_type ())
+GType nearby_lookup_mode_get_type (void) G_GNUC_CONST;
+
+#define NEARBY_TYPE_PAGE_LOADER (nearby_page_loader_get_type ())
+G_DECLARE_FINAL_TYPE (NearbyPageLoader, nearby_page_loader, NEARBY, PAGE_LOADER, GObject)
+
+/* @cache may be NULL. Properties: "mode" (NearbyLookupMode), "enabled" (FALSE until the user has
+ * chosen: then not even automatic look-ups happen), "automatic-policy" (NearbyUrlPolicy flags
+ * allowed without asking: none by default; developer mode and the demo widen it). */
+NearbyPageLoader *nearby_page_loader_new              (NearbyObjectList *objects,
+                                                       NearbyResolver   *resolver,
+                                                       NearbyPageCache  *cache);
+NearbyLookupMode  nearby_page_loader_get_mode         (NearbyPageLoader *self);
+void              nearby_page_loader_set_mode         (NearbyPageLoader *self,
+                                                       NearbyLookupMode  mode);
+gboolean          nearby_page_loader_get_enabled      (NearbyPageLoader *self);
+void              nearby_page_loader_set_enabled      (NearbyPageLoader *self,
+                                                       gboolean          enabled);
+guint             nearby_page_loader_get_automatic_policy (NearbyPageLoader *self);
+void              nearby_page_loader_set_automatic_policy (NearbyPageLoader *self,
+                                                           guint             policy);
+
+/* The user asked: look the object up whatever the mode, with every address allowed.
+ * @refresh bypasses the cache. */
+void              nearby_page_loader_look_up          (NearbyPageLoader *self,
+                                                       NearbyObject     *object,
+                                                       gboolean          refresh);
+/* The same for every browsable object in the list (the refresh button). */
+void              nearby_page_loader_look_up_all      (NearbyPageLoader *self,
+                                                       gboolean          refresh);
+
+G_END_DECLS

@@ -1,0 +1,1349 @@
+/* nearby-page-meta.c
+ *
+ * The HTML comes from whatever server a beacon names, so everything here is bounded: bytes
+ * taken, text kept, icons listed. Bytes are decoded to UTF-8 by us (so libxml2 never guesses
+ * an encoding) and handed to libxml2's push parser, which only reports SAX events; parsing
+ * stops once the head is done.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-page-meta"
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
+
+#include "nearby-page-meta.h"
+#include "nearby-url-policy.h"
+
+#define PRESCAN_BYTES      1024
+#define MAX_RAW_TEXT       (8 * 1024)   /* bytes of title or body text kept before cleaning */
+#define MAX_URL_LEN        2048
+#define MAX_MANIFEST_DEPTH 32
+
+struct _NearbyPageMetaParser
+{
+  char              *document_url;
+  char              *header_charset;
+  char              *base_href;
+
+  GByteArray        *prefix;          /* raw bytes held back until the charset is known */
+  const char        *charset;
+  gboolean           charset_is_utf8;
+  GIConv             converter;
+  guint8             pending[16];     /* an incomplete multibyte sequence between chunks */
+  gsize              pending_len;
+  GString           *converted;
+
+  htmlParserCtxtPtr  context;
+  gsize              raw_bytes;
+  gboolean           done;
+
+  gboolean           in_title;
+  gboolean           title_seen;
+  gboolean           in_body;
+  guint              skip_depth;
+  GString           *title_text;
+  GString           *body_text;
+  char              *meta_description;
+  char              *og_title;
+  char              *og_description;
+  char              *og_url;
+  char              *canonical_href;
+  char              *manifest_href;
+  GPtrArray         *icon_links;      /* of NearbyPageIcon with the raw href as url */
+};
+
+/* Text */
+
+static gboolean
+is_hidden_char (gunichar c)
+{
+  return (c >= 0x200b && c <= 0x200f) ||   /* zero width, LRM, RLM */
+         (c >= 0x202a && c <= 0x202e) ||   /* embeddings and overrides */
+         (c >= 0x2066 && c <= 0x2069) ||   /* isolates */
+         c == 0x061c || c == 0xfeff || c == 0x2060 || c == 0x00ad;
+}
+
+/* Valid UTF-8, no control, bidi or invisible characters, whitespace collapsed, at most
+ * max_chars characters (an ellipsis marks a cut). */
+char *
+nearby_text_clean (const char *text,
+                   gssize      len,
+                   guint       max_chars)
+{
+  GString *out;
+  const char *p;
+  const char *end;
+  gboolean pending_space = FALSE;
+  guint chars = 0;
+
+  if (text == NULL)
+    return g_strdup ("");
+  if (len < 0)
+    len = strlen (text);
+
+  out = g_string_sized_new (MIN ((gsize) len, (gsize) max_chars * 4) + 4);
+  p = text;
+  end = text + len;
+
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+      gsize step;
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          c = 0xfffd;
+          step = 1;
+        }
+      else
+        {
+          step = g_utf8_next_char (p) - p;
+          if (c == 0)
+            step = 1;
+        }
+      p += step;
+
+      if (is_hidden_char (c))
+        continue;
+
+      if (c == 0 || g_unichar_isspace (c) || g_unichar_type (c) == G_UNICODE_CONTROL ||
+          c == 0x2028 || c == 0x2029)
+        {
+          pending_space = out->len > 0;
+          continue;
+        }
+
+      if (chars + (pending_space ? 1 : 0) >= max_chars)
+        {
+          const char *cut = g_utf8_offset_to_pointer (out->str, max_chars > 0 ? max_chars - 1 : 0);
+
+          g_string_truncate (out, cut - out->str);
+          while (out->len > 0 && out->str[out->len - 1] == ' ')
+            g_string_truncate (out, out->len - 1);
+          if (max_chars > 0)
+            g_string_append (out, "…");
+          break;
+        }
+
+      if (pending_space)
+        {
+          g_string_append_c (out, ' ');
+          chars++;
+          pending_space = FALSE;
+        }
+      g_string_append_unichar (out, c);
+      chars++;
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Charsets */
+
+static const char *
+normalize_charset_label (const char *label,
+                         gsize       len,
+                         gboolean    from_meta)
+{
+  g_autofree char *lower = NULL;
+  GIConv probe;
+
+  lower = g_ascii_strdown (label, len);
+  g_strstrip (lower);
+  if (*lower == '\0' || strlen (lower) > 40)
+    return NULL;
+
+  for (const char *p = lower; *p; p++)
+    {
+      if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.' && *p != ':')
+        return NULL;
+    }
+
+  if (g_str_equal (lower, "utf-8") || g_str_equal (lower, "utf8") ||
+      g_str_equal (lower, "unicode-1-1-utf-8"))
+    return "UTF-8";
+
+  /* Per the WHATWG encoding standard these labels all mean windows-1252. */
+  if (g_str_equal (lower, "iso-8859-1") || g_str_equal (lower, "iso8859-1") ||
+      g_str_equal (lower, "latin1") || g_str_equal (lower, "l1") ||
+      g_str_equal (lower, "us-ascii") || g_str_equal (lower, "ascii") ||
+      g_str_equal (lower, "cp1252") || g_str_equal (lower, "windows-1252") ||
+      g_str_equal (lower, "x-cp1252") || g_str_equal (lower, "iso_8859-1") ||
+      g_str_equal (lower, "cp819") || g_str_equal (lower, "ibm819"))
+    return "WINDOWS-1252";
+
+  if (g_str_has_prefix (lower, "utf-16"))
+    {
+      /* A document that could say so in ASCII is not UTF-16. */
+      if (from_meta)
+        return "UTF-8";
+      if (g_str_equal (lower, "utf-16be"))
+        return "UTF-16BE";
+      return "UTF-16LE";
+    }
+
+  if (g_str_has_prefix (lower, "utf-32") || g_str_equal (lower, "utf-7") ||
+      g_str_equal (lower, "replacement"))
+    return NULL;
+
+  probe = g_iconv_open ("UTF-8", lower);
+  if (probe == (GIConv) -1)
+    return NULL;
+  g_iconv_close (probe);
+
+  return g_intern_string (lower);
+}
+
+static const char *
+prescan_meta_charset (const guint8 *data,
+                      gsize         len)
+{
+  g_autofree char *lower = NULL;
+  const char *p;
+  const char *end;
+
+  len = MIN (len, PRESCAN_BYTES);
+  lower = g_ascii_strdown ((const char *) data, len);
+  /* g_ascii_strdown stops at NUL bytes: only look at what it copied. */
+  end = lower + strlen (lower);
+  p = lower;
+
+  while ((p = strstr (p, "<meta")) != NULL)
+    {
+      const char *tag_end = memchr (p, '>', end - p);
+      const char *q;
+
+      if (tag_end == NULL)
+        tag_end = end;
+
+      q = p;
+      while ((q = g_strstr_len (q, tag_end - q, "charset")) != NULL)
+        {
+          const char *label;
+          const char *stop;
+          const char *found;
+
+          q += strlen ("charset");
+          while (q < tag_end && (g_ascii_isspace (*q)))
+            q++;
+          if (q >= tag_end || *q != '=')
+            continue;
+          q++;
+          while (q < tag_end && (g_ascii_isspace (*q) || *q == '"' || *q == '\''))
+            q++;
+          label = q;
+          stop = label;
+          while (stop < tag_end && !g_ascii_isspace (*stop) && *stop != '"' && *stop != '\'' &&
+                 *stop != ';' && *stop != '/' && *stop != '>')
+            stop++;
+          found = normalize_charset_label (label, stop - label, TRUE);
+          if (found != NULL)
+            return found;
+        }
+      p = tag_end;
+    }
+
+  return NULL;
+}
+
+static gboolean
+prefix_is_utf8 (const guint8 *data,
+                gsize         len)
+{
+  const char *end = NULL;
+  gsize rest;
+
+  if (g_utf8_validate_len ((const char *) data, len, &end))
+    return TRUE;
+
+  /* A sequence cut at the end of what we have so far is not an error. */
+  rest = len - ((const guint8 *) end - data);
+  if (rest < 4 && *(const guint8 *) end >= 0xc2 && *(const guint8 *) end <= 0xf4)
+    {
+      for (gsize i = 1; i < rest; i++)
+        {
+          if ((((const guint8 *) end)[i] & 0xc0) != 0x80)
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The order: a byte order mark (which browsers let win over the header), the HTTP header,
+ * a <meta> in the first KiB, valid UTF-8, and windows-1252 for the rest. */
+const char *
+nearby_charset_sniff (const char   *header_charset,
+                      const guint8 *data,
+                      gsize         len,
+                      gsize        *bom_len)
+{
+  const char *found;
+
+  if (bom_len != NULL)
+    *bom_len = 0;
+
+  if (data == NULL)
+    len = 0;
+
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    {
+      if (bom_len != NULL)
+        *bom_len = 3;
+      return "UTF-8";
+    }
+  if (len >= 2 && data[0] == 0xff && data[1] == 0xfe)
+    {
+      if (bom_len != NULL)
+        *bom_len = 2;
+      return "UTF-16LE";
+    }
+  if (len >= 2 && data[0] == 0xfe && data[1] == 0xff)
+    {
+      if (bom_len != NULL)
+        *bom_len = 2;
+      return "UTF-16BE";
+    }
+
+  if (header_charset != NULL &&
+      (found = normalize_charset_label (header_charset, strlen (header_charset), FALSE)) != NULL)
+    return found;
+
+  if (len == 0)
+    return "UTF-8";
+
+  if ((found = prescan_meta_charset (data, len)) != NULL)
+    return found;
+
+  if (prefix_is_utf8 (data, MIN (len, 4 * PRESCAN_BYTES)))
+    return "UTF-8";
+
+  return "WINDOWS-1252";
+}
+
+gboolean
+nearby_page_meta_looks_like_html (const guint8 *data,
+                                  gsize         len)
+{
+  static const char * const starts[] = {
+    "<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div", "<font",
+    "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--", "<meta",
+    "<link", "<?xml",
+  };
+  gsize i = 0;
+
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
+                     data[i] == '\r' || data[i] == '\f'))
+    i++;
+
+  for (guint s = 0; s < G_N_ELEMENTS (starts); s++)
+    {
+      gsize n = strlen (starts[s]);
+      guint8 after;
+
+      if (len - i <= n || g_ascii_strncasecmp ((const char *) data + i, starts[s], n) != 0)
+        continue;
+      after = data[i + n];
+      /* "<a" must be a tag, not "<abbr…"; the prefixes that end in a letter need a delimiter. */
+      if (g_str_equal (starts[s], "<!--") || g_str_equal (starts[s], "<?xml") ||
+          after == ' ' || after == '>' || after == '\t' || after == '\n' || after == '\r' ||
+          after == '/')
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+char *
+nearby_page_meta_resolve_url (const char *base_url,
+                              const char *ref)
+{
+  g_autofree char *trimmed = NULL;
+  g_autofree char *resolved = NULL;
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+  GString *clean;
+
+  if (ref == NULL || base_url == NULL)
+    return NULL;
+
+  /* URLs in attributes: leading and trailing whitespace dropped, tabs and newlines removed. */
+  clean = g_string_new (NULL);
+  for (const char *p = ref; *p; p++)
+    {
+      if (*p != '\t' && *p != '\n' && *p != '\r')
+        g_string_append_c (clean, *p);
+    }
+  trimmed = g_strstrip (g_string_free (clean, FALSE));
+  if (*trimmed == '\0' || strlen (trimmed) > MAX_URL_LEN)
+    return NULL;
+
+  resolved = g_uri_resolve_relative (base_url, trimmed,
+                                     G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
+  if (resolved == NULL)
+    return NULL;
+
+  uri = g_uri_parse (resolved, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    return NULL;
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    return NULL;
+  if (g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
+    return NULL;
+
+  g_clear_pointer (&resolved, g_free);
+  resolved = g_uri_to_string (uri);
+  /* Only what the URL policy itself would accept, as valid UTF-8 for JSON and labels. */
+  if (!g_utf8_validate (resolved, -1, NULL) || !nearby_url_is_fetchable (resolved))
+    return NULL;
+
+  return g_steal_pointer (&resolved);
+}
+
+/* Icons and actions */
+
+static NearbyPageIcon *
+page_icon_new (const char *url,
+               const char *rel,
+               const char *type,
+               int         size)
+{
+  NearbyPageIcon *icon = g_new0 (NearbyPageIcon, 1);
+
+  icon->url = g_strdup (url);
+  icon->rel = g_strdup (rel);
+  icon->type = type ? nearby_text_clean (type, -1, 64) : NULL;
+  icon->size = size;
+
+  return icon;
+}
+
+static void
+page_icon_free (gpointer data)
+{
+  NearbyPageIcon *icon = data;
+
+  g_free (icon->url);
+  g_free (icon->rel);
+  g_free (icon->type);
+  g_free (icon);
+}
+
+NearbyPageAction *
+nearby_page_action_new (const char *title,
+                        const char *url)
+{
+  NearbyPageAction *action = g_new0 (NearbyPageAction, 1);
+
+  action->title = g_strdup (title);
+  action->url = g_strdup (url);
+
+  return action;
+}
+
+NearbyPageAction *
+nearby_page_action_copy (NearbyPageAction *action)
+{
+  return nearby_page_action_new (action->title, action->url);
+}
+
+void
+nearby_page_action_free (NearbyPageAction *action)
+{
+  if (action == NULL)
+    return;
+
+  g_free (action->title);
+  g_free (action->url);
+  g_free (action);
+}
+
+/* "16x16 32x32", "any" -> the largest edge, -1 for any, 0 when unknown */
+static int
+parse_sizes (const char *sizes)
+{
+  g_auto(GStrv) tokens = NULL;
+  int best = 0;
+
+  if (sizes == NULL)
+    return 0;
+
+  tokens = g_strsplit_set (sizes, " \t\n,", 32);
+  for (guint i = 0; tokens[i] != NULL; i++)
+    {
+      guint64 w = 0;
+      guint64 h = 0;
+      char *x;
+
+      if (g_ascii_strcasecmp (tokens[i], "any") == 0)
+        return -1;
+      x = strpbrk (tokens[i], "xX");
+      if (x == NULL)
+        continue;
+      *x = '\0';
+      if (!g_ascii_string_to_unsigned (tokens[i], 10, 1, 8192, &w, NULL) ||
+          !g_ascii_string_to_unsigned (x + 1, 10, 1, 8192, &h, NULL))
+        continue;
+      best = MAX (best, (int) MAX (w, h));
+    }
+
+  return best;
+}
+
+static gboolean
+icon_is_svg (const NearbyPageIcon *icon)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (icon->type != NULL && strstr (icon->type, "svg") != NULL)
+    return TRUE;
+
+  uri = g_uri_parse (icon->url, G_URI_FLAGS_ENCODED, NULL);
+
+  return uri != NULL && g_str_has_suffix (g_uri_get_path (uri), ".svg");
+}
+
+static int
+assumed_size (const NearbyPageIcon *icon)
+{
+  if (icon->size > 0)
+    return icon->size;
+  if (icon->size < 0)
+    return 512;
+  if (icon->rel != NULL && g_str_equal (icon->rel, "apple-touch-icon"))
+    return 180;
+
+  return 32;
+}
+
+/* The smallest icon at least target_size big, else the biggest; no SVG from the network. */
+NearbyPageIcon *
+nearby_page_meta_choose_icon (NearbyPageMeta *meta,
+                              int             target_size)
+{
+  NearbyPageIcon *best = NULL;
+
+  g_return_val_if_fail (meta != NULL, NULL);
+
+  for (guint i = 0; i < meta->icons->len; i++)
+    {
+      NearbyPageIcon *icon = g_ptr_array_index (meta->icons, i);
+      int size;
+      int best_size;
+
+      if (icon_is_svg (icon))
+        continue;
+      if (best == NULL)
+        {
+          best = icon;
+          continue;
+        }
+
+      size = assumed_size (icon);
+      best_size = assumed_size (best);
+      if (best_size >= target_size)
+        {
+          if (size >= target_size && size < best_size)
+            best = icon;
+        }
+      else if (size > best_size)
+        {
+          best = icon;
+        }
+    }
+
+  return best;
+}
+
+void
+nearby_page_meta_free (NearbyPageMeta *meta)
+{
+  if (meta == NULL)
+    return;
+
+  g_free (meta->charset);
+  g_free (meta->title);
+  g_free (meta->description);
+  g_free (meta->canonical_url);
+  g_free (meta->manifest_url);
+  g_clear_pointer (&meta->icons, g_ptr_array_unref);
+  g_free (meta);
+}
+
+/* SAX */
+
+static const char *
+find_attr (const xmlChar **attrs,
+           const char     *name)
+{
+  if (attrs == NULL)
+    return NULL;
+
+  for (guint i = 0; attrs[i] != NULL; i += 2)
+    {
+      if (g_ascii_strcasecmp ((const char *) attrs[i], name) == 0)
+        return attrs[i + 1] ? (const char *) attrs[i + 1] : "";
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_rel_token (const char *rel,
+               const char *token)
+{
+  g_auto(GStrv) tokens = NULL;
+
+  if (rel == NULL)
+    return FALSE;
+
+  tokens = g_strsplit_set (rel, " \t\n\r\f", 16);
+  for (guint i = 0; tokens[i] != NULL; i++)
+    {
+      if (g_ascii_strcasecmp (tokens[i], token) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+is_skipped_element (const char *name)
+{
+  static const char * const skipped[] = {
+    "script", "style", "noscript", "template", "svg", "math", "select", "textarea",
+    "iframe", "object", "nav", "button", "head", "title",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (skipped); i++)
+    {
+      if (g_ascii_strcasecmp (name, skipped[i]) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+has_description (NearbyPageMetaParser *self)
+{
+  return (self->meta_description != NULL && *self->meta_description != '\0') ||
+         (self->og_description != NULL && *self->og_description != '\0');
+}
+
+static void
+stop_parsing (NearbyPageMetaParser *self)
+{
+  if (self->done)
+    return;
+
+  self->done = TRUE;
+  if (self->context != NULL)
+    xmlStopParser (self->context);
+}
+
+static void
+set_once (char       **field,
+          const char  *value)
+{
+  if (*field == NULL && value != NULL)
+    *field = g_strndup (value, MAX_RAW_TEXT);
+}
+
+static void
+handle_meta (NearbyPageMetaParser *self,
+             const xmlChar       **attrs)
+{
+  const char *name = find_attr (attrs, "name");
+  const char *property = find_attr (attrs, "property");
+  const char *content = find_attr (attrs, "content");
+  const char *key = property ? property : name;
+
+  if (key == NULL || content == NULL)
+    return;
+
+  if (g_ascii_strcasecmp (key, "description") == 0)
+    set_once (&self->meta_description, content);
+  else if (g_ascii_strcasecmp (key, "og:title") == 0)
+    set_once (&self->og_title, content);
+  else if (g_ascii_strcasecmp (key, "og:description") == 0)
+    set_once (&self->og_description, content);
+  else if (g_ascii_strcasecmp (key, "og:url") == 0)
+    set_once (&self->og_url, content);
+}
+
+static void
+handle_link (NearbyPageMetaParser *self,
+             const xmlChar       **attrs)
+{
+  const char *rel = find_attr (attrs, "rel");
+  const char *href = find_attr (attrs, "href");
+  const char *icon_rel = NULL;
+
+  if (rel == NULL || href == NULL || *href == '\0')
+    return;
+
+  if (has_rel_token (rel, "canonical"))
+    set_once (&self->canonical_href, href);
+  if (has_rel_token (rel, "manifest"))
+    set_once (&self->manifest_href, href);
+
+  if (has_rel_token (rel, "apple-touch-icon") || has_rel_token (rel, "apple-touch-icon-precomposed"))
+    icon_rel = "apple-touch-icon";
+  else if (has_rel_token (rel, "icon"))
+    icon_rel = "icon";
+
+  if (icon_rel != NULL && self->icon_links->len < NEARBY_PAGE_META_MAX_ICONS &&
+      strlen (href) <= MAX_URL_LEN)
+    g_ptr_array_add (self->icon_links,
+                     page_icon_new (href, icon_rel, find_attr (attrs, "type"),
+                                    parse_sizes (find_attr (attrs, "sizes"))));
+}
+
+static void
+sax_start_element (void           *user_data,
+                   const xmlChar  *xml_name,
+                   const xmlChar **attrs)
+{
+  NearbyPageMetaParser *self = user_data;
+  const char *name = (const char *) xml_name;
+
+  if (self->done || name == NULL)
+    return;
+
+  if (g_ascii_strcasecmp (name, "body") == 0)
+    {
+      self->in_body = TRUE;
+      self->in_title = FALSE;
+      if (has_description (self))
+        stop_parsing (self);
+      return;
+    }
+
+  if (self->in_body)
+    {
+      if (is_skipped_element (name))
+        self->skip_depth++;
+      else if (self->body_text->len > 0)
+        g_string_append_c (self->body_text, ' ');
+      return;
+    }
+
+  if (g_ascii_strcasecmp (name, "title") == 0 && !self->title_seen)
+    self->in_title = TRUE;
+  else if (g_ascii_strcasecmp (name, "meta") == 0)
+    handle_meta (self, attrs);
+  else if (g_ascii_strcasecmp (name, "link") == 0)
+    handle_link (self, attrs);
+  else if (g_ascii_strcasecmp (name, "base") == 0)
+    set_once (&self->base_href, find_attr (attrs, "href"));
+}
+
+static void
+sax_end_element (void          *user_data,
+                 const xmlChar *xml_name)
+{
+  NearbyPageMetaParser *self = user_data;
+  const char *name = (const char *) xml_name;
+
+  if (self->done || name == NULL)
+    return;
+
+  if (self->in_body)
+    {
+      if (is_skipped_element (name) && self->skip_depth > 0)
+        self->skip_depth--;
+      return;
+    }
+
+  if (g_ascii_strcasecmp (name, "title") == 0 && self->in_title)
+    {
+      self->in_title = FALSE;
+      self->title_seen = TRUE;
+    }
+  else if (g_ascii_strcasecmp (name, "head") == 0 && has_description (self))
+    {
+      stop_parsing (self);
+    }
+}
+
+static void
+sax_characters (void          *user_data,
+                const xmlChar *text,
+                int            len)
+{
+  NearbyPageMetaParser *self = user_data;
+
+  if (self->done || len <= 0)
+    return;
+
+  if (self->in_title)
+    {
+      if (self->title_text->len < MAX_RAW_TEXT)
+        g_string_append_len (self->title_text, (const char *) text,
+                             MIN ((gsize) len, MAX_RAW_TEXT - self->title_text->len));
+    }
+  else if (self->in_body && self->skip_depth == 0)
+    {
+      g_string_append_len (self->body_text, (const char *) text,
+                           MIN ((gsize) len, MAX_RAW_TEXT - self->body_text->len));
+      /* Enough leading text for a description, even in a script-heavy alphabet. */
+      if (self->body_text->len >= 4 * NEARBY_PAGE_META_MAX_DESC ||
+          self->body_text->len >= MAX_RAW_TEXT)
+        stop_parsing (self);
+    }
+}
+
+static void
+sax_silent_error (void             *user_data,
+                  xmlError         *error)
+{
+}
+
+/* Decoding */
+
+static void
+append_utf8_sanitized (NearbyPageMetaParser *self,
+                       const char           *text,
+                       gsize                 len)
+{
+  /* libxml2 gets UTF-8 without NUL bytes, which it would take as the end of the text. */
+  for (gsize i = 0; i < len; i++)
+    g_string_append_c (self->converted, text[i] == '\0' ? ' ' : text[i]);
+}
+
+static void
+convert_utf8 (NearbyPageMetaParser *self,
+              const guint8         *data,
+              gsize                 len,
+              gboolean              final)
+{
+  g_autofree guint8 *joined = NULL;
+  const guint8 *p;
+  const guint8 *end;
+
+  if (len == 0 && self->pending_len == 0)
+    return;
+
+  if (self->pending_len > 0)
+    {
+      joined = g_malloc (self->pending_len + len);
+      memcpy (joined, self->pending, self->pending_len);
+      if (len > 0)
+        memcpy (joined + self->pending_len, data, len);
+      len += self->pending_len;
+      data = joined;
+      self->pending_len = 0;
+    }
+
+  p = data;
+  end = data + len;
+  while (p < end)
+    {
+      const char *valid_end = NULL;
+      gunichar c;
+
+      if (g_utf8_validate_len ((const char *) p, end - p, &valid_end))
+        {
+          append_utf8_sanitized (self, (const char *) p, end - p);
+          break;
+        }
+      append_utf8_sanitized (self, (const char *) p, (const guint8 *) valid_end - p);
+      p = (const guint8 *) valid_end;
+
+      if (*p == '\0')
+        {
+          g_string_append_c (self->converted, ' ');
+          p++;
+          continue;
+        }
+
+      c = g_utf8_get_char_validated ((const char *) p, end - p);
+      if (c == (gunichar) -2 && !final && (gsize) (end - p) < sizeof self->pending)
+        {
+          memcpy (self->pending, p, end - p);
+          self->pending_len = end - p;
+          break;
+        }
+      g_string_append (self->converted, "\xef\xbf\xbd");
+      p++;
+    }
+}
+
+static void
+convert_iconv (NearbyPageMetaParser *self,
+               const guint8         *data,
+               gsize                 len,
+               gboolean              final)
+{
+  g_autofree guint8 *joined = NULL;
+  char out_buf[4096];
+  char *in;
+  gsize in_left;
+
+  if (len == 0 && self->pending_len == 0)
+    return;
+
+  if (self->pending_len > 0)
+    {
+      joined = g_malloc (self->pending_len + len);
+      memcpy (joined, self->pending, self->pending_len);
+      if (len > 0)
+        memcpy (joined + self->pending_len, data, len);
+      len += self->pending_len;
+      data = joined;
+      self->pending_len = 0;
+    }
+
+  in = (char *) data;
+  in_left = len;
+  while (in_left > 0)
+    {
+      char *out = out_buf;
+      gsize out_left = sizeof out_buf;
+      gsize result = g_iconv (self->converter, &in, &in_left, &out, &out_left);
+      int saved_errno = errno;
+
+      append_utf8_sanitized (self, out_buf, out - out_buf);
+
+      if (result != (gsize) -1)
+        break;
+
+      if (saved_errno == E2BIG)
+        continue;
+      if (saved_errno == EINVAL && !final && in_left < sizeof self->pending)
+        {
+          memcpy (self->pending, in, in_left);
+          self->pending_len = in_left;
+          break;
+        }
+      /* An invalid or truncated sequence: one replacement character, then go on. */
+      g_string_append (self->converted, "\xef\xbf\xbd");
+      in++;
+      in_left--;
+    }
+}
+
+static void
+parse_converted (NearbyPageMetaParser *self,
+                 gboolean              terminate)
+{
+  if (self->context == NULL)
+    return;
+
+  if (!self->done && (self->converted->len > 0 || terminate))
+    htmlParseChunk (self->context, self->converted->str, (int) self->converted->len, terminate);
+  g_string_truncate (self->converted, 0);
+}
+
+static void
+start_parser (NearbyPageMetaParser *self)
+{
+  htmlSAXHandler sax;
+  gsize bom_len = 0;
+
+  self->charset = nearby_charset_sniff (self->header_charset, self->prefix->data,
+                                        self->prefix->len, &bom_len);
+  self->charset_is_utf8 = g_str_equal (self->charset, "UTF-8");
+  if (!self->charset_is_utf8)
+    {
+      self->converter = g_iconv_open ("UTF-8", self->charset);
+      if (self->converter == (GIConv) -1)
+        {
+          self->charset = "WINDOWS-1252";
+          self->converter = g_iconv_open ("UTF-8", self->charset);
+        }
+    }
+
+  memset (&sax, 0, sizeof sax);
+  sax.startElement = sax_start_element;
+  sax.endElement = sax_end_element;
+  sax.characters = sax_characters;
+  sax.serror = sax_silent_error;
+  sax.initialized = XML_SAX2_MAGIC;
+
+  self->context = htmlCreatePushParserCtxt (&sax, self, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8);
+  if (self->context == NULL)
+    {
+      self->done = TRUE;
+      return;
+    }
+  htmlCtxtUseOptions (self->context,
+                      HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                      HTML_PARSE_RECOVER | HTML_PARSE_IGNORE_ENC | HTML_PARSE_NOBLANKS);
+
+  if (self->prefix->len > bom_len)
+    {
+      if (self->charset_is_utf8)
+        convert_utf8 (self, self->prefix->data + bom_len, self->prefix->len - bom_len, FALSE);
+      else
+        convert_iconv (self, self->prefix->data + bom_len, self->prefix->len - bom_len, FALSE);
+    }
+  g_byte_array_set_size (self->prefix, 0);
+  parse_converted (self, FALSE);
+}
+
+/* The end of the input, real or imposed by the cap: libxml2 delivers the text it holds back. */
+static void
+terminate_parsing (NearbyPageMetaParser *self)
+{
+  if (self->context == NULL && !self->done)
+    start_parser (self);
+
+  if (!self->done)
+    {
+      if (self->charset_is_utf8)
+        convert_utf8 (self, NULL, 0, TRUE);
+      else if (self->converter != (GIConv) -1)
+        convert_iconv (self, NULL, 0, TRUE);
+      parse_converted (self, TRUE);
+      self->done = TRUE;
+    }
+}
+
+NearbyPageMetaParser *
+nearby_page_meta_parser_new (const char *base_url,
+                             const char *header_charset)
+{
+  NearbyPageMetaParser *self = g_new0 (NearbyPageMetaParser, 1);
+
+  self->document_url = g_strdup (base_url);
+  self->header_charset = g_strdup (header_charset);
+  self->prefix = g_byte_array_new ();
+  self->converted = g_string_new (NULL);
+  self->converter = (GIConv) -1;
+  self->title_text = g_string_new (NULL);
+  self->body_text = g_string_new (NULL);
+  self->icon_links = g_ptr_array_new_with_free_func (page_icon_free);
+
+  return self;
+}
+
+/* Returns FALSE once the parser has seen enough: stop reading. */
+gboolean
+nearby_page_meta_parser_feed (NearbyPageMetaParser *self,
+                              const guint8         *data,
+                              gsize                 len)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->done)
+    return FALSE;
+
+  if (self->raw_bytes + len > NEARBY_PAGE_META_MAX_HTML)
+    len = NEARBY_PAGE_META_MAX_HTML - self->raw_bytes;
+  self->raw_bytes += len;
+
+  if (self->context == NULL)
+    {
+      g_byte_array_append (self->prefix, data, len);
+      if (self->prefix->len >= PRESCAN_BYTES)
+        start_parser (self);
+    }
+  else
+    {
+      if (self->charset_is_utf8)
+        convert_utf8 (self, data, len, FALSE);
+      else
+        convert_iconv (self, data, len, FALSE);
+      parse_converted (self, FALSE);
+    }
+
+  if (self->raw_bytes >= NEARBY_PAGE_META_MAX_HTML)
+    terminate_parsing (self);
+
+  return !self->done;
+}
+
+static char *
+clean_or_null (const char *text,
+               gssize      len,
+               guint       max_chars)
+{
+  g_autofree char *clean = NULL;
+
+  if (text == NULL)
+    return NULL;
+
+  clean = nearby_text_clean (text, len, max_chars);
+  if (*clean == '\0')
+    return NULL;
+
+  return g_steal_pointer (&clean);
+}
+
+NearbyPageMeta *
+nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
+{
+  NearbyPageMeta *meta;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  terminate_parsing (self);
+
+  meta = g_new0 (NearbyPageMeta, 1);
+  meta->charset = g_strdup (self->charset ? self->charset : "UTF-8");
+  meta->bytes_parsed = self->raw_bytes;
+  meta->icons = g_ptr_array_new_with_free_func (page_icon_free);
+
+  base = nearby_page_meta_resolve_url (self->document_url, self->base_href);
+  if (base == NULL)
+    base = g_strdup (self->document_url);
+
+  meta->title = clean_or_null (self->title_text->str, self->title_text->len,
+                               NEARBY_PAGE_META_MAX_TITLE);
+  if (meta->title == NULL)
+    meta->title = clean_or_null (self->og_title, -1, NEARBY_PAGE_META_MAX_TITLE);
+
+  meta->description = clean_or_null (self->meta_description, -1, NEARBY_PAGE_META_MAX_DESC);
+  if (meta->description == NULL)
+    meta->description = clean_or_null (self->og_description, -1, NEARBY_PAGE_META_MAX_DESC);
+  if (meta->description == NULL)
+    meta->description = clean_or_null (self->body_text->str, self->body_text->len,
+                                       NEARBY_PAGE_META_MAX_DESC);
+
+  meta->canonical_url = nearby_page_meta_resolve_url (base, self->canonical_href);
+  if (meta->canonical_url == NULL)
+    meta->canonical_url = nearby_page_meta_resolve_url (base, self->og_url);
+  meta->manifest_url = nearby_page_meta_resolve_url (base, self->manifest_href);
+
+  for (guint i = 0; i < self->icon_links->len; i++)
+    {
+      NearbyPageIcon *link = g_ptr_array_index (self->icon_links, i);
+      g_autofree char *url = nearby_page_meta_resolve_url (base, link->url);
+
+      if (url != NULL)
+        g_ptr_array_add (meta->icons, page_icon_new (url, link->rel, link->type, link->size));
+    }
+
+  return meta;
+}
+
+void
+nearby_page_meta_parser_free (NearbyPageMetaParser *self)
+{
+  if (self == NULL)
+    return;
+
+  if (self->context != NULL)
+    htmlFreeParserCtxt (self->context);
+  if (self->converter != (GIConv) -1)
+    g_iconv_close (self->converter);
+  g_free (self->document_url);
+  g_free (self->header_charset);
+  g_free (self->base_href);
+  g_byte_array_unref (self->prefix);
+  g_string_free (self->converted, TRUE);
+  g_string_free (self->title_text, TRUE);
+  g_string_free (self->body_text, TRUE);
+  g_free (self->meta_description);
+  g_free (self->og_title);
+  g_free (self->og_description);
+  g_free (self->og_url);
+  g_free (self->canonical_href);
+  g_free (self->manifest_href);
+  g_ptr_array_unref (self->icon_links);
+  g_free (self);
+}
+
+NearbyPageMeta *
+nearby_page_meta_parse (const char   *base_url,
+                        const char   *header_charset,
+                        const guint8 *data,
+                        gsize         len)
+{
+  g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (base_url, header_charset);
+
+  nearby_page_meta_parser_feed (parser, data, len);
+
+  return nearby_page_meta_parser_finish (parser);
+}
+
+/* Manifest */
+
+static gboolean
+json_depth_ok (const guint8 *data,
+               gsize         len)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  /* json-glib recurses per nesting level: refuse deep documents before it sees them. */
+  for (gsize i = 0; i < len; i++)
+    {
+      if (in_string)
+        {
+          if (data[i] == '\\')
+            i++;
+          else if (data[i] == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (data[i] == '"')
+        in_string = TRUE;
+      else if (data[i] == '[' || data[i] == '{')
+        {
+          if (++depth > MAX_MANIFEST_DEPTH)
+            return FALSE;
+        }
+      else if ((data[i] == ']' || data[i] == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
+static char *
+member_text (JsonObject *object,
+             const char *name,
+             guint       max_chars)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return clean_or_null (json_node_get_string (node), -1, max_chars);
+}
+
+static JsonArray *
+member_array (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+
+  return json_node_get_array (node);
+}
+
+NearbyManifest *
+nearby_manifest_parse (const char    *manifest_url,
+                       const guint8  *data,
+                       gsize          len,
+                       GError       **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(NearbyManifest) manifest = NULL;
+  JsonNode *root;
+  JsonObject *object;
+  JsonArray *array;
+
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    {
+      data += 3;
+      len -= 3;
+    }
+
+  if (!g_utf8_validate_len ((const char *) data, len, NULL))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The manifest is not UTF-8 text");
+      return NULL;
+    }
+  if (!json_depth_ok (data, len))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The manifest is nested too deeply");
+      return NULL;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, (const char *) data, (gssize) len, error))
+    return NULL;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The manifest is not a JSON object");
+      return NULL;
+    }
+  object = json_node_get_object (root);
+
+  manifest = g_new0 (NearbyManifest, 1);
+  manifest->icons = g_ptr_array_new_with_free_func (page_icon_free);
+  manifest->actions = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_action_free);
+  manifest->name = member_text (object, "name", NEARBY_PAGE_META_MAX_TITLE);
+  manifest->short_name = member_text (object, "short_name", NEARBY_PAGE_META_MAX_TITLE);
+  manifest->description = member_text (object, "description", NEARBY_PAGE_META_MAX_DESC);
+
+  array = member_array (object, "icons");
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      g_autofree char *src = NULL;
+      g_autofree char *url = NULL;
+      g_autofree char *type = NULL;
+      g_autofree char *sizes = NULL;
+      JsonObject *icon;
+
+      if (manifest->icons->len >= NEARBY_PAGE_META_MAX_ICONS)
+        break;
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      icon = json_node_get_object (node);
+      src = member_text (icon, "src", MAX_URL_LEN);
+      url = nearby_page_meta_resolve_url (manifest_url, src);
+      if (url == NULL)
+        continue;
+      type = member_text (icon, "type", 64);
+      sizes = member_text (icon, "sizes", 128);
+      g_ptr_array_add (manifest->icons, page_icon_new (url, "manifest", type, parse_sizes (sizes)));
+    }
+
+  array = member_array (object, "shortcuts");
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      g_autofree char *title = NULL;
+      g_autofree char *href = NULL;
+      g_autofree char *url = NULL;
+      JsonObject *shortcut;
+
+      if (manifest->actions->len >= NEARBY_PAGE_META_MAX_ACTIONS)
+        break;
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      shortcut = json_node_get_object (node);
+      title = member_text (shortcut, "name", 80);
+      if (title == NULL)
+        title = member_text (shortcut, "short_name", 80);
+      href = member_text (shortcut, "url", MAX_URL_LEN);
+      url = nearby_page_meta_resolve_url (manifest_url, href);
+      if (title == NULL || url == NULL)
+        continue;
+      g_ptr_array_add (manifest->actions, nearby_page_action_new (title, url));
+    }
+
+  return g_steal_pointer (&manifest);
+}
+
+void
+nearby_manifest_free (NearbyManifest *manifest)
+{
+  if (manifest == NULL)
+    return;
+
+  g_free (manifest->name);
+  g_free (manifest->short_name);
+  g_free (manifest->description);
+  g_clear_pointer (&manifest->icons, g_ptr_array_unref);
+  g_clear_pointer (&manifest->actions, g_ptr_array_unref);
+  g_free (manifest);
+}

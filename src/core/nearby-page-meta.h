@@ -1,0 +1,96 @@
+/* nearby-page-meta.h: page metadata from a bounded HTML head, fed in chunks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define NEARBY_PAGE_META_MAX_HTML      (256 * 1024)
+#define NEARBY_PAGE_META_MAX_TITLE     200
+#define NEARBY_PAGE_META_MAX_DESC      300
+#define NEARBY_PAGE_META_MAX_ICONS     16
+#define NEARBY_PAGE_META_MAX_ACTIONS   8
+#define NEARBY_PAGE_META_ICON_TARGET   64   /* px: what a list row shows at 2x scale */
+
+typedef struct {
+  char *url;    /* absolute http(s) */
+  char *rel;    /* "icon", "apple-touch-icon", "manifest" */
+  char *type;   /* as declared, may be NULL */
+  int   size;   /* largest declared edge in px, 0 unknown, -1 "any" */
+} NearbyPageIcon;
+
+typedef struct {
+  char *title;
+  char *url;
+} NearbyPageAction;
+
+NearbyPageAction *nearby_page_action_new  (const char       *title,
+                                           const char       *url);
+NearbyPageAction *nearby_page_action_copy (NearbyPageAction *action);
+void              nearby_page_action_free (NearbyPageAction *action);
+
+typedef struct {
+  char      *charset;          /* the charset the page was decoded with */
+  char      *title;            /* <title>, else og:title; NULL when neither */
+  char      *description;      /* meta description, og:description, else leading body text */
+  char      *canonical_url;    /* <link rel=canonical>, else og:url */
+  char      *manifest_url;
+  GPtrArray *icons;            /* of NearbyPageIcon, in document order */
+  gsize      bytes_parsed;     /* raw bytes taken before the parser stopped */
+} NearbyPageMeta;
+
+void            nearby_page_meta_free        (NearbyPageMeta *meta);
+NearbyPageIcon *nearby_page_meta_choose_icon (NearbyPageMeta *meta,
+                                              int             target_size);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyPageMeta, nearby_page_meta_free)
+
+typedef struct _NearbyPageMetaParser NearbyPageMetaParser;
+
+NearbyPageMetaParser *nearby_page_meta_parser_new    (const char           *base_url,
+                                                      const char           *header_charset);
+gboolean              nearby_page_meta_parser_feed   (NearbyPageMetaParser *parser,
+                                                      const guint8         *data,
+                                                      gsize                 len);
+NearbyPageMeta       *nearby_page_meta_parser_finish (NearbyPageMetaParser *parser);
+void                  nearby_page_meta_parser_free   (NearbyPageMetaParser *parser);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyPageMetaParser, nearby_page_meta_parser_free)
+
+NearbyPageMeta *nearby_page_meta_parse (const char   *base_url,
+                                        const char   *header_charset,
+                                        const guint8 *data,
+                                        gsize         len);
+
+/* Manifest (JSON): name, short_name, description, icons, shortcuts as actions. */
+typedef struct {
+  char      *name;
+  char      *short_name;
+  char      *description;
+  GPtrArray *icons;      /* of NearbyPageIcon */
+  GPtrArray *actions;    /* of NearbyPageAction */
+} NearbyManifest;
+
+NearbyManifest *nearby_manifest_parse (const char    *manifest_url,
+                                       const guint8  *data,
+                                       gsize          len,
+                                       GError       **error);
+void            nearby_manifest_free  (NearbyManifest *manifest);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyManifest, nearby_manifest_free)
+
+/* Helpers shared with the URL policy and the resolver */
+char       *nearby_text_clean            (const char   *text,
+                                          gssize        len,
+                                          guint         max_chars);
+const char *nearby_charset_sniff         (const char   *header_charset,
+                                          const guint8 *data,
+                                          gsize         len,
+                                          gsize        *bom_len);
+gboolean    nearby_page_meta_looks_like_html (const guint8 *data,
+                                              gsize         len);
+char       *nearby_page_meta_resolve_url (const char   *base_url,
+                                          const char   *ref);
+
+G_END_DECLS

@@ -1,0 +1,389 @@
+/* nearby-page.c
+ *
+ * The JSON form is both what `nearby resolve --json` prints and what the cache stores, so a
+ * page read back from the cache is the page that was resolved (the icon bytes travel apart).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-page"
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+
+#include "nearby-page.h"
+#include "nearby-url-policy.h"
+
+G_DEFINE_BOXED_TYPE (NearbyPage, nearby_page, nearby_page_ref, nearby_page_unref)
+
+static void
+redirect_free (gpointer data)
+{
+  NearbyRedirect *redirect = data;
+
+  g_free (redirect->url);
+  g_free (redirect);
+}
+
+NearbyPage *
+nearby_page_new (const char *url)
+{
+  NearbyPage *page = g_atomic_rc_box_new0 (NearbyPage);
+
+  page->url = g_strdup (url);
+  page->redirects = g_ptr_array_new_with_free_func (redirect_free);
+  page->actions = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_action_free);
+
+  return page;
+}
+
+NearbyPage *
+nearby_page_ref (NearbyPage *page)
+{
+  g_return_val_if_fail (page != NULL, NULL);
+
+  return g_atomic_rc_box_acquire (page);
+}
+
+static void
+nearby_page_clear (gpointer data)
+{
+  NearbyPage *page = data;
+
+  g_free (page->url);
+  g_free (page->final_url);
+  g_ptr_array_unref (page->redirects);
+  g_free (page->title);
+  g_free (page->description);
+  g_free (page->canonical_url);
+  g_free (page->manifest_url);
+  g_free (page->manifest_name);
+  g_free (page->icon_url);
+  g_clear_pointer (&page->icon, g_bytes_unref);
+  g_free (page->icon_type);
+  g_ptr_array_unref (page->actions);
+  g_clear_error (&page->error);
+}
+
+void
+nearby_page_unref (NearbyPage *page)
+{
+  g_return_if_fail (page != NULL);
+
+  g_atomic_rc_box_release_full (page, nearby_page_clear);
+}
+
+void
+nearby_page_add_redirect (NearbyPage *page,
+                          const char *url,
+                          guint       status)
+{
+  NearbyRedirect *redirect = g_new0 (NearbyRedirect, 1);
+
+  redirect->url = g_strdup (url);
+  redirect->status = status;
+  g_ptr_array_add (page->redirects, redirect);
+}
+
+/* "needs-confirmation", "tls", … or NULL when the page resolved */
+const char *
+nearby_page_get_error_code (NearbyPage *page)
+{
+  g_return_val_if_fail (page != NULL, NULL);
+
+  if (page->error == NULL)
+    return NULL;
+  if (page->error->domain != NEARBY_RESOLVE_ERROR)
+    return "unknown";
+
+  return nearby_resolve_error_to_string (page->error->code);
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+char *
+nearby_page_to_json (NearbyPage *page,
+                     gboolean    pretty)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (page != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  add_string (builder, "url", page->url);
+  add_string (builder, "final_url", page->final_url);
+  json_builder_set_member_name (builder, "status");
+  json_builder_add_int_value (builder, page->status);
+
+  json_builder_set_member_name (builder, "redirects");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < page->redirects->len; i++)
+    {
+      NearbyRedirect *redirect = g_ptr_array_index (page->redirects, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "url", redirect->url);
+      json_builder_set_member_name (builder, "status");
+      json_builder_add_int_value (builder, redirect->status);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  add_string (builder, "title", page->title);
+  add_string (builder, "description", page->description);
+  add_string (builder, "canonical_url", page->canonical_url);
+  add_string (builder, "manifest_url", page->manifest_url);
+  add_string (builder, "manifest_name", page->manifest_name);
+  add_string (builder, "icon_url", page->icon_url);
+
+  json_builder_set_member_name (builder, "icon");
+  if (page->icon_type != NULL)
+    {
+      json_builder_begin_object (builder);
+      add_string (builder, "type", page->icon_type);
+      json_builder_set_member_name (builder, "width");
+      json_builder_add_int_value (builder, page->icon_width);
+      json_builder_set_member_name (builder, "height");
+      json_builder_add_int_value (builder, page->icon_height);
+      json_builder_end_object (builder);
+    }
+  else
+    {
+      json_builder_add_null_value (builder);
+    }
+
+  json_builder_set_member_name (builder, "actions");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < page->actions->len; i++)
+    {
+      NearbyPageAction *action = g_ptr_array_index (page->actions, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "title", action->title);
+      add_string (builder, "url", action->url);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "timings");
+  json_builder_begin_object (builder);
+  /* Whole milliseconds: more digits would only be noise. */
+  json_builder_set_member_name (builder, "headers_ms");
+  json_builder_add_int_value (builder, (page->headers_us + 500) / 1000);
+  json_builder_set_member_name (builder, "total_ms");
+  json_builder_add_int_value (builder, (page->total_us + 500) / 1000);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "fetched_at_us");
+  json_builder_add_int_value (builder, page->fetched_at_us);
+  json_builder_set_member_name (builder, "expires_at_us");
+  json_builder_add_int_value (builder, page->expires_at_us);
+  json_builder_set_member_name (builder, "from_cache");
+  json_builder_add_boolean_value (builder, page->from_cache);
+
+  add_string (builder, "error", page->error ? page->error->message : NULL);
+  add_string (builder, "error_code", nearby_page_get_error_code (page));
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, pretty);
+
+  return json_generator_to_data (generator, NULL);
+}
+
+static char *
+dup_member (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return g_strdup (json_node_get_string (node));
+}
+
+static gint64
+int_member (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return 0;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    return json_node_get_int (node);
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    return (gint64) json_node_get_double (node);
+
+  return 0;
+}
+
+static double
+double_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return 0;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    return (double) json_node_get_int (node);
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    return json_node_get_double (node);
+
+  return 0;
+}
+
+static JsonObject *
+object_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonArray *
+array_member (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/* The reverse of nearby_page_to_json(); the cache is a file on disk, so this checks types
+ * and refuses what it cannot read rather than guessing. */
+NearbyPage *
+nearby_page_new_from_json (const char  *json,
+                           GBytes      *icon,
+                           GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(NearbyPage) page = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *error_message = NULL;
+  g_autofree char *error_code = NULL;
+  JsonObject *object;
+  JsonObject *icon_object;
+  JsonObject *timings;
+  JsonArray *array;
+  JsonNode *root;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  if (!json_parser_load_from_data (parser, json, -1, error))
+    return NULL;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "A page is a JSON object");
+      return NULL;
+    }
+  object = json_node_get_object (root);
+
+  url = dup_member (object, "url");
+  if (url == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "The page has no URL");
+      return NULL;
+    }
+
+  page = nearby_page_new (url);
+  page->final_url = dup_member (object, "final_url");
+  page->status = (guint) CLAMP (int_member (object, "status"), 0, 999);
+
+  array = array_member (object, "redirects");
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      g_autofree char *hop_url = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      hop_url = dup_member (json_node_get_object (node), "url");
+      if (hop_url != NULL)
+        nearby_page_add_redirect (page, hop_url,
+                                  (guint) CLAMP (int_member (json_node_get_object (node), "status"), 0, 999));
+    }
+
+  page->title = dup_member (object, "title");
+  page->description = dup_member (object, "description");
+  page->canonical_url = dup_member (object, "canonical_url");
+  page->manifest_url = dup_member (object, "manifest_url");
+  page->manifest_name = dup_member (object, "manifest_name");
+  page->icon_url = dup_member (object, "icon_url");
+
+  icon_object = object_member (object, "icon");
+  if (icon_object != NULL)
+    {
+      page->icon_type = dup_member (icon_object, "type");
+      page->icon_width = (int) CLAMP (int_member (icon_object, "width"), 0, G_MAXINT);
+      page->icon_height = (int) CLAMP (int_member (icon_object, "height"), 0, G_MAXINT);
+    }
+  if (icon != NULL)
+    page->icon = g_bytes_ref (icon);
+
+  array = array_member (object, "actions");
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      g_autofree char *title = NULL;
+      g_autofree char *action_url = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      title = dup_member (json_node_get_object (node), "title");
+      action_url = dup_member (json_node_get_object (node), "url");
+      if (title != NULL && action_url != NULL)
+        g_ptr_array_add (page->actions, nearby_page_action_new (title, action_url));
+    }
+
+  timings = object_member (object, "timings");
+  if (timings != NULL)
+    {
+      page->headers_us = (gint64) (double_member (timings, "headers_ms") * 1000.0);
+      page->total_us = (gint64) (double_member (timings, "total_ms") * 1000.0);
+      page->headers_us = MAX (page->headers_us, 0);
+      page->total_us = MAX (page->total_us, 0);
+    }
+  page->fetched_at_us = int_member (object, "fetched_at_us");
+  page->expires_at_us = int_member (object, "expires_at_us");
+  {
+    JsonNode *node = json_object_get_member (object, "from_cache");
+
+    page->from_cache = node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
+                       json_node_get_value_type (node) == G_TYPE_BOOLEAN &&
+                       json_node_get_boolean (node);
+  }
+
+  error_message = dup_member (object, "error");
+  error_code = dup_member (object, "error_code");
+  if (error_message != NULL || error_code != NULL)
+    {
+      NearbyResolveError code = NEARBY_RESOLVE_ERROR_NETWORK;
+
+      nearby_resolve_error_from_string (error_code, &code);
+      page->error = g_error_new_literal (NEARBY_RESOLVE_ERROR, code,
+                                         error_message ? error_message : "");
+    }
+
+  return g_steal_pointer (&page);
+}

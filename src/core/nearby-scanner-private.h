@@ -1,0 +1,30 @@
+/* nearby-scanner-private.h: the scanner's Device1 property decoding, for tests and fuzzers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "nearby-frame.h"
+
+G_BEGIN_DECLS
+
+/* A ServiceData dict holds one entry per UUID the device ever advertised: a handful at most. */
+#define NEARBY_ADVERT_MAX_FRAMES 8
+
+typedef struct {
+  NearbyFrame   frame;
+  const guint8 *raw;      /* points into the variant it was decoded from */
+  gsize         raw_len;
+} NearbyAdvertFrame;
+
+/* Decodes the beacon frames of a Device1 ServiceData (a{sv} of ay) and ManufacturerData
+ * (a{qv} of ay). Either may be NULL or of any type: wrong types yield no frames. Frames that are
+ * not beacons at all are left out; invalid beacon frames are kept, with their error. */
+guint nearby_scanner_decode_advert (GVariant          *service_data,
+                                    GVariant          *manufacturer_data,
+                                    NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES]);
+
+G_END_DECLS

@@ -1,0 +1,1398 @@
+/* nearby-scanner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-scanner"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "nearby-scanner.h"
+#include "nearby-scanner-private.h"
+
+#define BLUEZ_NAME       "org.bluez"
+#define ADAPTER_IFACE    "org.bluez.Adapter1"
+#define DEVICE_IFACE     "org.bluez.Device1"
+#define CALL_TIMEOUT_MS  10000
+
+#define MAX_FRAMES_PER_UPDATE NEARBY_ADVERT_MAX_FRAMES
+#define MAX_STALL_FACTOR      8
+
+#define DEFAULT_STALL_TIMEOUT_MS      (3 * 60 * 1000)
+#define DEFAULT_RETRY_INTERVAL_MS     2000
+#define DEFAULT_RETRY_INTERVAL_MAX_MS (60 * 1000)
+
+#define N_FRAME_KINDS (NEARBY_FRAME_KIND_IBEACON + 1)
+
+typedef struct {
+  gboolean    present;
+  NearbyFrame frame;
+  guint8      raw[NEARBY_ADV_MAX];
+  gsize       raw_len;
+} StoredFrame;
+
+/* Only devices that sent a beacon frame get one: phones and headphones cost a hash miss. */
+typedef struct {
+  char            *address;
+  int              rssi;
+  NearbyFrameKind  last_kind;
+  StoredFrame      frames[N_FRAME_KINDS];
+} Device;
+
+struct _NearbyScanner
+{
+  GObject             parent_instance;
+
+  char               *adapter_name;
+  guint               stall_timeout_ms;
+  guint               retry_interval_ms;
+  guint               retry_interval_max_ms;
+
+  GCancellable       *cancellable;
+  GDBusObjectManager *manager;
+  GDBusConnection    *connection;
+  GDBusProxy         *adapter;
+  char               *owner;     /* the bluetoothd our adapter and session belong to */
+  GHashTable         *devices;   /* object path -> Device */
+
+  NearbySourceState   state;
+  char               *state_message;
+
+  /* One discovery session attempt: SetDiscoveryFilter, StartDiscovery. Cancelling it makes
+   * late replies harmless when the adapter or bluetoothd changes under us. */
+  GCancellable       *session_cancellable;
+  gboolean            arming;
+  gboolean            session_active;
+  gboolean            seen_discovering;
+  gboolean            stopped;
+  guint               retry_source;
+  guint               retry_delay_ms;
+  guint               discovering_check_source;
+  guint               restart_count;
+
+  guint               watchdog_source;
+  gint64              last_activity_us;
+  guint               stall_factor;
+};
+
+static void nearby_scanner_source_iface_init (NearbySourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyScanner, nearby_scanner, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NEARBY_TYPE_SOURCE,
+                                                      nearby_scanner_source_iface_init))
+
+enum {
+  PROP_0,
+  PROP_ADAPTER,
+  PROP_STALL_TIMEOUT,
+  PROP_RETRY_INTERVAL,
+  PROP_RETRY_INTERVAL_MAX,
+  N_PROPS,
+
+  /* NearbySource */
+  PROP_STATE = N_PROPS,
+  PROP_STATE_MESSAGE,
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void refresh             (NearbyScanner *self);
+static void begin_session       (NearbyScanner *self,
+                                 gboolean       stop_first);
+
+static void
+device_free (gpointer data)
+{
+  Device *device = data;
+
+  g_free (device->address);
+  g_free (device);
+}
+
+static void
+set_state (NearbyScanner     *self,
+           NearbySourceState  state,
+           const char        *message)
+{
+  gboolean state_changed = self->state != state;
+  gboolean message_changed = g_strcmp0 (self->state_message, message) != 0;
+
+  /* Both change before either is notified, so a handler of one sees the other up to date. */
+  if (state_changed)
+    {
+      g_debug ("State %s: %s", nearby_source_state_to_string (state),
+               message != NULL ? message : "");
+      self->state = state;
+    }
+  if (message_changed)
+    {
+      g_free (self->state_message);
+      self->state_message = g_strdup (message);
+    }
+
+  if (state_changed)
+    g_object_notify (G_OBJECT (self), "state");
+  if (message_changed)
+    g_object_notify (G_OBJECT (self), "state-message");
+}
+
+static gboolean
+variant_lookup_boolean (GDBusProxy *proxy,
+                        const char *name,
+                        gboolean    fallback)
+{
+  g_autoptr(GVariant) value = g_dbus_proxy_get_cached_property (proxy, name);
+
+  if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_get_boolean (value);
+
+  return fallback;
+}
+
+static gboolean
+adapter_is_blocked (GDBusProxy *adapter)
+{
+  g_autoptr(GVariant) value = g_dbus_proxy_get_cached_property (adapter, "PowerState");
+
+  return value != NULL
+         && g_variant_is_of_type (value, G_VARIANT_TYPE_STRING)
+         && g_str_equal (g_variant_get_string (value, NULL), "off-blocked");
+}
+
+static gboolean
+path_is_under (const char *path,
+               const char *parent)
+{
+  gsize len = strlen (parent);
+
+  return strncmp (path, parent, len) == 0 && path[len] == '/';
+}
+
+static gboolean
+is_remote_error (const GError *error,
+                 const char   *name)
+{
+  g_autofree char *remote = NULL;
+
+  if (!g_dbus_error_is_remote_error (error))
+    return FALSE;
+
+  remote = g_dbus_error_get_remote_error (error);
+
+  return g_strcmp0 (remote, name) == 0;
+}
+
+/* Sightings */
+
+static guint16
+uuid16_from_string (const char *uuid)
+{
+  static const char base_suffix[] = "-0000-1000-8000-00805f9b34fb";
+  guint16 value = 0;
+
+  if (strlen (uuid) != 36 || strncmp (uuid, "0000", 4) != 0
+      || g_ascii_strcasecmp (uuid + 8, base_suffix) != 0)
+    return 0;
+
+  for (guint i = 4; i < 8; i++)
+    {
+      int digit = g_ascii_xdigit_value (uuid[i]);
+
+      if (digit < 0)
+        return 0;
+      value = (guint16) (value << 4 | digit);
+    }
+
+  return value;
+}
+
+static const guint8 *
+bytes_of_variant (GVariant *boxed,
+                  gsize    *len)
+{
+  g_autoptr(GVariant) value = NULL;
+  const guint8 *data;
+
+  if (!g_variant_is_of_type (boxed, G_VARIANT_TYPE_VARIANT))
+    return NULL;
+
+  value = g_variant_get_variant (boxed);
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    return NULL;
+
+  /* The data stays alive with its container, which the caller holds. */
+  data = g_variant_get_fixed_array (value, len, 1);
+  return *len > 0 ? data : NULL;
+}
+
+static guint
+decode_service_data (GVariant     *service_data,
+                     NearbyAdvertFrame *frames,
+                     guint         n_frames)
+{
+  GVariantIter iter;
+  const char *key;
+  GVariant *boxed;
+
+  if (service_data == NULL || !g_variant_is_of_type (service_data, G_VARIANT_TYPE ("a{sv}")))
+    return n_frames;
+
+  g_variant_iter_init (&iter, service_data);
+  while (n_frames < MAX_FRAMES_PER_UPDATE
+         && g_variant_iter_next (&iter, "{&s@v}", &key, &boxed))
+    {
+      guint16 uuid16 = uuid16_from_string (key);
+      const guint8 *data;
+      gsize len = 0;
+
+      if (uuid16 != NEARBY_UUID16_EDDYSTONE && uuid16 != NEARBY_UUID16_URIBEACON)
+        {
+          g_variant_unref (boxed);
+          continue;
+        }
+
+      data = bytes_of_variant (boxed, &len);
+      g_variant_unref (boxed);
+      if (data == NULL)
+        continue;
+
+      nearby_frame_decode_service_data (uuid16, data, len, &frames[n_frames].frame);
+      if (frames[n_frames].frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
+        continue;
+      if (frames[n_frames].frame.service_uuid == 0)
+        frames[n_frames].frame.service_uuid = uuid16;
+      frames[n_frames].raw = data;
+      frames[n_frames].raw_len = len;
+      n_frames++;
+    }
+
+  return n_frames;
+}
+
+static guint
+decode_manufacturer_data (GVariant     *manufacturer_data,
+                          NearbyAdvertFrame *frames,
+                          guint         n_frames)
+{
+  GVariantIter iter;
+  guint16 company_id;
+  GVariant *boxed;
+
+  if (manufacturer_data == NULL
+      || !g_variant_is_of_type (manufacturer_data, G_VARIANT_TYPE ("a{qv}")))
+    return n_frames;
+
+  g_variant_iter_init (&iter, manufacturer_data);
+  while (n_frames < MAX_FRAMES_PER_UPDATE
+         && g_variant_iter_next (&iter, "{q@v}", &company_id, &boxed))
+    {
+      const guint8 *data;
+      gsize len = 0;
+
+      if (company_id != NEARBY_COMPANY_APPLE)
+        {
+          g_variant_unref (boxed);
+          continue;
+        }
+
+      data = bytes_of_variant (boxed, &len);
+      g_variant_unref (boxed);
+      if (data == NULL)
+        continue;
+
+      nearby_frame_decode_manufacturer_data (company_id, data, len, &frames[n_frames].frame);
+      /* Most Apple data is AirDrop, Handoff and the like: not ours. */
+      if (frames[n_frames].frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
+        continue;
+      frames[n_frames].frame.service_uuid = 0;
+      frames[n_frames].raw = data;
+      frames[n_frames].raw_len = len;
+      n_frames++;
+    }
+
+  return n_frames;
+}
+
+guint
+nearby_scanner_decode_advert (GVariant          *service_data,
+                              GVariant          *manufacturer_data,
+                              NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES])
+{
+  guint n_frames = decode_service_data (service_data, frames, 0);
+
+  return decode_manufacturer_data (manufacturer_data, frames, n_frames);
+}
+
+static void
+emit_sighting (NearbyScanner     *self,
+               Device            *device,
+               const NearbyFrame *frame,
+               const guint8      *raw,
+               gsize              raw_len)
+{
+  NearbySighting sighting = { 0 };
+
+  sighting.address = device->address;
+  sighting.time_us = g_get_real_time ();
+  sighting.rssi = device->rssi;
+  sighting.frame = *frame;
+  sighting.raw_len = MIN (raw_len, sizeof sighting.raw);
+  memcpy (sighting.raw, raw, sighting.raw_len);
+
+  nearby_source_emit_sighting (NEARBY_SOURCE (self), &sighting);
+}
+
+static int
+rssi_of_variant (GVariant *value)
+{
+  if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_INT16))
+    return g_variant_get_int16 (value);
+
+  return NEARBY_RSSI_UNKNOWN;
+}
+
+static Device *
+device_new_for_proxy (GDBusProxy *proxy)
+{
+  g_autoptr(GVariant) address = g_dbus_proxy_get_cached_property (proxy, "Address");
+  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+  Device *device = g_new0 (Device, 1);
+
+  if (address != NULL && g_variant_is_of_type (address, G_VARIANT_TYPE_STRING))
+    device->address = g_variant_dup_string (address, NULL);
+  else
+    device->address = g_path_get_basename (g_dbus_proxy_get_object_path (proxy));
+  device->rssi = rssi_of_variant (rssi);
+
+  return device;
+}
+
+/* Handles the advert data of one device: from its first appearance (@initial) or from a
+ * PropertiesChanged. Any of @rssi, @service_data, @manufacturer_data may be NULL. */
+static void
+device_update (NearbyScanner *self,
+               GDBusProxy    *proxy,
+               GVariant      *rssi,
+               GVariant      *service_data,
+               GVariant      *manufacturer_data,
+               gboolean       rssi_invalidated)
+{
+  const char *path = g_dbus_proxy_get_object_path (proxy);
+  NearbyAdvertFrame frames[MAX_FRAMES_PER_UPDATE];
+  gboolean rssi_changed;
+  Device *device;
+  guint n_frames;
+
+  if (self->adapter == NULL || self->stopped
+      || !path_is_under (path, g_dbus_proxy_get_object_path (self->adapter)))
+    return;
+
+  self->last_activity_us = g_get_monotonic_time ();
+  self->stall_factor = 1;
+
+  n_frames = nearby_scanner_decode_advert (service_data, manufacturer_data, frames);
+
+  device = g_hash_table_lookup (self->devices, path);
+  if (device == NULL)
+    {
+      if (n_frames == 0)
+        return;
+      device = device_new_for_proxy (proxy);
+      g_hash_table_insert (self->devices, g_strdup (path), device);
+    }
+
+  rssi_changed = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
+  if (rssi_changed)
+    device->rssi = g_variant_get_int16 (rssi);
+  if (rssi_invalidated)
+    device->rssi = NEARBY_RSSI_UNKNOWN;
+
+  for (guint i = 0; i < n_frames; i++)
+    {
+      const NearbyFrame *frame = &frames[i].frame;
+
+      if (frame->error == NEARBY_FRAME_OK && frame->kind != NEARBY_FRAME_KIND_NONE
+          && frame->kind < N_FRAME_KINDS)
+        {
+          StoredFrame *stored = &device->frames[frame->kind];
+
+          stored->present = TRUE;
+          stored->frame = *frame;
+          stored->raw_len = MIN (frames[i].raw_len, sizeof stored->raw);
+          memcpy (stored->raw, frames[i].raw, stored->raw_len);
+          device->last_kind = frame->kind;
+        }
+
+      emit_sighting (self, device, frame, frames[i].raw, frames[i].raw_len);
+    }
+
+  /* An RSSI change means an advert arrived, even when its bytes were the same as before. */
+  if (n_frames == 0 && rssi_changed)
+    {
+      StoredFrame *stored = &device->frames[NEARBY_FRAME_KIND_URL];
+
+      if (!stored->present)
+        stored = &device->frames[device->last_kind];
+      if (stored->present)
+        emit_sighting (self, device, &stored->frame, stored->raw, stored->raw_len);
+    }
+}
+
+static void
+device_added (NearbyScanner *self,
+              GDBusProxy    *proxy)
+{
+  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+  g_autoptr(GVariant) service_data = g_dbus_proxy_get_cached_property (proxy, "ServiceData");
+  g_autoptr(GVariant) manufacturer_data =
+    g_dbus_proxy_get_cached_property (proxy, "ManufacturerData");
+
+  /* The RSSI is read inside device_update: passing it again would count as a new advert. */
+  device_update (self, proxy, NULL, service_data, manufacturer_data, FALSE);
+}
+
+/* The watchdog: discovery that runs but hears nothing for a long time is restarted. */
+
+static gboolean watchdog_cb (gpointer user_data);
+
+static void
+watchdog_schedule (NearbyScanner *self,
+                   guint          delay_ms)
+{
+  g_clear_handle_id (&self->watchdog_source, g_source_remove);
+  self->watchdog_source = g_timeout_add (MAX (delay_ms, 1), watchdog_cb, self);
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  NearbyScanner *self = user_data;
+  guint64 limit_ms = (guint64) self->stall_timeout_ms * self->stall_factor;
+  guint64 quiet_ms = (g_get_monotonic_time () - self->last_activity_us) / 1000;
+
+  self->watchdog_source = 0;
+
+  if (!self->session_active)
+    return G_SOURCE_REMOVE;
+
+  if (quiet_ms < limit_ms)
+    {
+      watchdog_schedule (self, (guint) (limit_ms - quiet_ms));
+      return G_SOURCE_REMOVE;
+    }
+
+  g_debug ("Nothing heard for %" G_GUINT64_FORMAT " ms: restarting discovery", quiet_ms);
+  self->restart_count++;
+  self->stall_factor = MIN (self->stall_factor * 2, MAX_STALL_FACTOR);
+  self->last_activity_us = g_get_monotonic_time ();
+  begin_session (self, TRUE);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Discovery sessions */
+
+static void
+end_session (NearbyScanner *self)
+{
+  g_cancellable_cancel (self->session_cancellable);
+  g_clear_object (&self->session_cancellable);
+  g_clear_handle_id (&self->retry_source, g_source_remove);
+  g_clear_handle_id (&self->discovering_check_source, g_source_remove);
+  g_clear_handle_id (&self->watchdog_source, g_source_remove);
+  self->arming = FALSE;
+  self->session_active = FALSE;
+  self->seen_discovering = FALSE;
+}
+
+static gboolean
+retry_cb (gpointer user_data)
+{
+  NearbyScanner *self = user_data;
+
+  self->retry_source = 0;
+  if (self->adapter != NULL && !self->stopped
+      && variant_lookup_boolean (self->adapter, "Powered", FALSE))
+    begin_session (self, TRUE);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_retry (NearbyScanner *self)
+{
+  self->arming = FALSE;
+  g_clear_handle_id (&self->retry_source, g_source_remove);
+  g_debug ("Retrying discovery in %u ms", self->retry_delay_ms);
+  self->retry_source = g_timeout_add (self->retry_delay_ms, retry_cb, self);
+  self->retry_delay_ms = MIN ((guint64) self->retry_delay_ms * 2, self->retry_interval_max_ms);
+}
+
+static void
+call_adapter (NearbyScanner       *self,
+              const char          *method,
+              GVariant            *parameters,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  callback,
+              gpointer             user_data)
+{
+  g_dbus_connection_call (self->connection,
+                          BLUEZ_NAME,
+                          g_dbus_proxy_get_object_path (self->adapter),
+                          ADAPTER_IFACE,
+                          method,
+                          parameters,
+                          NULL,
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                          CALL_TIMEOUT_MS,
+                          cancellable,
+                          callback,
+                          user_data);
+}
+
+static void
+start_discovery_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyScanner *self;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = NEARBY_SCANNER (user_data);
+
+  if (error == NULL)
+    {
+      self->arming = FALSE;
+      self->session_active = TRUE;
+      self->seen_discovering = variant_lookup_boolean (self->adapter, "Discovering", FALSE);
+      self->retry_delay_ms = self->retry_interval_ms;
+      self->last_activity_us = g_get_monotonic_time ();
+      watchdog_schedule (self, self->stall_timeout_ms);
+      set_state (self, NEARBY_SOURCE_STATE_SCANNING, NULL);
+      return;
+    }
+
+  g_debug ("StartDiscovery failed: %s", error->message);
+
+  if (is_remote_error (error, "org.bluez.Error.InProgress"))
+    {
+      /* Usually our own session, left over: the retry stops it first. Never retry at once. */
+    }
+  else if (is_remote_error (error, "org.bluez.Error.NotReady"))
+    {
+      set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
+                 _("The Bluetooth adapter is not ready: it may be blocked by airplane mode "
+                   "or a hardware switch"));
+    }
+  else
+    {
+      g_autofree char *message = NULL;
+
+      g_dbus_error_strip_remote_error (error);
+      message = g_strdup_printf (_("Bluetooth discovery failed: %s"), error->message);
+      set_state (self, NEARBY_SOURCE_STATE_ERROR, message);
+    }
+
+  schedule_retry (self);
+}
+
+static void
+set_filter_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyScanner *self;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = NEARBY_SCANNER (user_data);
+
+  /* Without the filter discovery still works, only coarser: go on. */
+  if (error != NULL)
+    g_debug ("SetDiscoveryFilter failed: %s", error->message);
+
+  call_adapter (self, "StartDiscovery", NULL, self->session_cancellable,
+                start_discovery_cb, self);
+}
+
+static void
+set_filter (NearbyScanner *self)
+{
+  GVariantBuilder filter;
+
+  /* Any filter makes bluetoothd restart scan cycles at once and report every RSSI change;
+   * DuplicateData makes every advert count, so the watchdog and distances stay fresh. */
+  g_variant_builder_init (&filter, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&filter, "{sv}", "Transport", g_variant_new_string ("le"));
+  g_variant_builder_add (&filter, "{sv}", "DuplicateData", g_variant_new_boolean (TRUE));
+
+  call_adapter (self, "SetDiscoveryFilter", g_variant_new ("(a{sv})", &filter),
+                self->session_cancellable, set_filter_cb, self);
+}
+
+static void
+stop_before_start_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  /* "not started" is the usual answer here. */
+  if (error != NULL)
+    g_debug ("StopDiscovery before restart: %s", error->message);
+
+  set_filter (NEARBY_SCANNER (user_data));
+}
+
+static void
+begin_session (NearbyScanner *self,
+               gboolean       stop_first)
+{
+  g_return_if_fail (self->adapter != NULL);
+
+  end_session (self);
+  self->session_cancellable = g_cancellable_new ();
+  self->arming = TRUE;
+
+  if (self->state != NEARBY_SOURCE_STATE_SCANNING)
+    set_state (self, NEARBY_SOURCE_STATE_STARTING, _("Starting Bluetooth discovery…"));
+
+  if (stop_first)
+    call_adapter (self, "StopDiscovery", NULL, self->session_cancellable,
+                  stop_before_start_cb, self);
+  else
+    set_filter (self);
+}
+
+static gboolean
+discovering_check_cb (gpointer user_data)
+{
+  NearbyScanner *self = user_data;
+
+  self->discovering_check_source = 0;
+
+  if (self->session_active && self->adapter != NULL
+      && !variant_lookup_boolean (self->adapter, "Discovering", FALSE))
+    {
+      g_debug ("Discovery stopped without us asking: restarting it");
+      self->restart_count++;
+      begin_session (self, TRUE);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+adapter_properties_changed (NearbyScanner *self,
+                            GVariant      *changed)
+{
+  g_autoptr(GVariant) discovering = g_variant_lookup_value (changed, "Discovering",
+                                                            G_VARIANT_TYPE_BOOLEAN);
+  g_autoptr(GVariant) powered = g_variant_lookup_value (changed, "Powered", NULL);
+  g_autoptr(GVariant) power_state = g_variant_lookup_value (changed, "PowerState", NULL);
+
+  if (powered != NULL || power_state != NULL)
+    {
+      /* Power cycles drop every session and filter: start from scratch. */
+      if (!variant_lookup_boolean (self->adapter, "Powered", FALSE))
+        {
+          end_session (self);
+          g_hash_table_remove_all (self->devices);
+          self->retry_delay_ms = self->retry_interval_ms;
+        }
+      refresh (self);
+    }
+
+  if (discovering == NULL || !self->session_active)
+    return;
+
+  if (g_variant_get_boolean (discovering))
+    {
+      self->seen_discovering = TRUE;
+      g_clear_handle_id (&self->discovering_check_source, g_source_remove);
+    }
+  else if (self->seen_discovering && self->discovering_check_source == 0)
+    {
+      /* bluetoothd may pause between scan cycles: only act if it stays off. */
+      self->discovering_check_source = g_timeout_add (self->retry_delay_ms,
+                                                      discovering_check_cb, self);
+    }
+}
+
+/* Adapters */
+
+static GDBusProxy *
+object_get_adapter (GDBusObject *object)
+{
+  return (GDBusProxy *) g_dbus_object_get_interface (object, ADAPTER_IFACE);
+}
+
+static GDBusProxy *
+find_adapter (NearbyScanner *self)
+{
+  GList *objects = g_dbus_object_manager_get_objects (self->manager);
+  GDBusProxy *best = NULL;
+  gboolean best_powered = FALSE;
+
+  for (GList *l = objects; l != NULL; l = l->next)
+    {
+      g_autoptr(GDBusProxy) adapter = object_get_adapter (l->data);
+      const char *path;
+      gboolean powered;
+
+      if (adapter == NULL)
+        continue;
+
+      path = g_dbus_proxy_get_object_path (adapter);
+      if (self->adapter_name != NULL)
+        {
+          g_autofree char *name = g_path_get_basename (path);
+
+          if (g_str_equal (name, self->adapter_name))
+            {
+              g_clear_object (&best);
+              best = g_steal_pointer (&adapter);
+              break;
+            }
+          continue;
+        }
+
+      /* The default: a powered adapter if there is one, then the first by name. */
+      powered = variant_lookup_boolean (adapter, "Powered", FALSE);
+      if (best == NULL
+          || (powered && !best_powered)
+          || (powered == best_powered
+              && strcmp (path, g_dbus_proxy_get_object_path (best)) < 0))
+        {
+          g_clear_object (&best);
+          best = g_steal_pointer (&adapter);
+          best_powered = powered;
+        }
+    }
+
+  g_list_free_full (objects, g_object_unref);
+
+  return best;
+}
+
+static void
+use_adapter (NearbyScanner *self,
+             GDBusProxy    *adapter)
+{
+  GList *objects;
+
+  g_debug ("Using adapter %s", g_dbus_proxy_get_object_path (adapter));
+  self->adapter = g_object_ref (adapter);
+  self->retry_delay_ms = self->retry_interval_ms;
+
+  /* Devices bluetoothd already knows (ours or from another client's discovery). */
+  objects = g_dbus_object_manager_get_objects (self->manager);
+  for (GList *l = objects; l != NULL; l = l->next)
+    {
+      g_autoptr(GDBusInterface) device = g_dbus_object_get_interface (l->data, DEVICE_IFACE);
+
+      if (device != NULL)
+        device_added (self, G_DBUS_PROXY (device));
+    }
+  g_list_free_full (objects, g_object_unref);
+}
+
+static void
+drop_adapter (NearbyScanner *self)
+{
+  end_session (self);
+  g_hash_table_remove_all (self->devices);
+  g_clear_object (&self->adapter);
+  g_clear_pointer (&self->owner, g_free);
+}
+
+/* Works out the state from what bluetoothd publishes, and starts discovery when it can. */
+static void
+refresh (NearbyScanner *self)
+{
+  g_autofree char *owner = NULL;
+
+  if (self->manager == NULL || self->stopped)
+    return;
+
+  owner = g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
+  if (owner == NULL)
+    {
+      drop_adapter (self);
+      set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE,
+                 _("The Bluetooth service is not running"));
+      return;
+    }
+
+  if (self->adapter == NULL)
+    {
+      g_autoptr(GDBusProxy) adapter = find_adapter (self);
+
+      if (adapter != NULL)
+        {
+          self->owner = g_strdup (owner);
+          use_adapter (self, adapter);
+        }
+    }
+
+  if (self->adapter == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (self->adapter_name != NULL)
+        message = g_strdup_printf (_("Bluetooth adapter “%s” not found"), self->adapter_name);
+      else
+        message = g_strdup (_("No Bluetooth adapter found"));
+      set_state (self, NEARBY_SOURCE_STATE_NO_ADAPTER, message);
+      return;
+    }
+
+  if (!variant_lookup_boolean (self->adapter, "Powered", FALSE))
+    {
+      end_session (self);
+      if (adapter_is_blocked (self->adapter))
+        set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
+                   _("Bluetooth is blocked by airplane mode or a hardware switch"));
+      else
+        set_state (self, NEARBY_SOURCE_STATE_OFF, _("Bluetooth is off"));
+      return;
+    }
+
+  if (!self->session_active && !self->arming && self->retry_source == 0)
+    begin_session (self, FALSE);
+}
+
+static void
+on_object_added (GDBusObjectManager *manager,
+                 GDBusObject        *object,
+                 NearbyScanner      *self)
+{
+  g_autoptr(GDBusInterface) device = g_dbus_object_get_interface (object, DEVICE_IFACE);
+  g_autoptr(GDBusInterface) adapter = g_dbus_object_get_interface (object, ADAPTER_IFACE);
+
+  if (adapter != NULL && self->adapter == NULL)
+    refresh (self);
+  if (device != NULL)
+    device_added (self, G_DBUS_PROXY (device));
+}
+
+static void
+on_object_removed (GDBusObjectManager *manager,
+                   GDBusObject        *object,
+                   NearbyScanner      *self)
+{
+  const char *path = g_dbus_object_get_object_path (object);
+
+  if (self->adapter != NULL && g_str_equal (path, g_dbus_proxy_get_object_path (self->adapter)))
+    {
+      g_debug ("Adapter %s went away", path);
+      drop_adapter (self);
+      refresh (self);
+      return;
+    }
+
+  g_hash_table_remove (self->devices, path);
+}
+
+static void
+on_interface_added (GDBusObjectManager *manager,
+                    GDBusObject        *object,
+                    GDBusInterface     *interface,
+                    NearbyScanner      *self)
+{
+  const char *name = g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface));
+
+  if (g_str_equal (name, ADAPTER_IFACE) && self->adapter == NULL)
+    refresh (self);
+  else if (g_str_equal (name, DEVICE_IFACE))
+    device_added (self, G_DBUS_PROXY (interface));
+}
+
+static void
+on_interface_removed (GDBusObjectManager *manager,
+                      GDBusObject        *object,
+                      GDBusInterface     *interface,
+                      NearbyScanner      *self)
+{
+  if ((GDBusProxy *) interface == self->adapter)
+    {
+      drop_adapter (self);
+      refresh (self);
+    }
+  else if (g_str_equal (g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface)), DEVICE_IFACE))
+    {
+      g_hash_table_remove (self->devices, g_dbus_object_get_object_path (object));
+    }
+}
+
+static void
+on_properties_changed (GDBusObjectManagerClient *manager,
+                       GDBusObjectProxy         *object,
+                       GDBusProxy               *proxy,
+                       GVariant                 *changed,
+                       const char * const       *invalidated,
+                       NearbyScanner            *self)
+{
+  const char *name = g_dbus_proxy_get_interface_name (proxy);
+
+  if (g_str_equal (name, DEVICE_IFACE))
+    {
+      g_autoptr(GVariant) rssi = g_variant_lookup_value (changed, "RSSI", NULL);
+      g_autoptr(GVariant) service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
+      g_autoptr(GVariant) manufacturer_data =
+        g_variant_lookup_value (changed, "ManufacturerData", NULL);
+      gboolean rssi_invalidated = invalidated != NULL
+                                  && g_strv_contains (invalidated, "RSSI");
+
+      if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || rssi_invalidated)
+        device_update (self, proxy, rssi, service_data, manufacturer_data, rssi_invalidated);
+    }
+  else if (proxy == self->adapter)
+    {
+      adapter_properties_changed (self, changed);
+    }
+}
+
+static void
+on_name_owner_changed (GDBusObjectManagerClient *manager,
+                       GParamSpec               *pspec,
+                       NearbyScanner            *self)
+{
+  g_autofree char *owner = g_dbus_object_manager_client_get_name_owner (manager);
+
+  g_debug ("org.bluez is now owned by %s", owner != NULL ? owner : "nobody");
+
+  /* A new bluetoothd knows nothing of our session or filter. */
+  if (g_strcmp0 (owner, self->owner) != 0)
+    drop_adapter (self);
+  refresh (self);
+}
+
+static void
+manager_ready_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GDBusObjectManager) manager = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyScanner *self;
+
+  manager = g_dbus_object_manager_client_new_for_bus_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = NEARBY_SCANNER (user_data);
+
+  if (manager == NULL)
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("Cannot reach the system bus: %s"), error->message);
+
+      set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE, message);
+      return;
+    }
+
+  self->manager = g_steal_pointer (&manager);
+  self->connection =
+    g_object_ref (g_dbus_object_manager_client_get_connection (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager)));
+
+  g_signal_connect_object (self->manager, "notify::name-owner",
+                           G_CALLBACK (on_name_owner_changed), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->manager, "object-added",
+                           G_CALLBACK (on_object_added), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->manager, "object-removed",
+                           G_CALLBACK (on_object_removed), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->manager, "interface-added",
+                           G_CALLBACK (on_interface_added), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->manager, "interface-removed",
+                           G_CALLBACK (on_interface_removed), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->manager, "interface-proxy-properties-changed",
+                           G_CALLBACK (on_properties_changed), self, G_CONNECT_DEFAULT);
+
+  refresh (self);
+}
+
+/* Public API */
+
+NearbyScanner *
+nearby_scanner_new (const char *adapter)
+{
+  return g_object_new (NEARBY_TYPE_SCANNER, "adapter", adapter, NULL);
+}
+
+const char *
+nearby_scanner_get_adapter (NearbyScanner *self)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
+
+  return self->adapter_name;
+}
+
+const char *
+nearby_scanner_get_adapter_path (NearbyScanner *self)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
+
+  return self->adapter != NULL ? g_dbus_proxy_get_object_path (self->adapter) : NULL;
+}
+
+guint
+nearby_scanner_get_restart_count (NearbyScanner *self)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), 0);
+
+  return self->restart_count;
+}
+
+static void
+power_on_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (error != NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+nearby_scanner_power_on_async (NearbyScanner       *self,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (NEARBY_IS_SCANNER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, nearby_scanner_power_on_async);
+
+  if (self->adapter == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                               "%s", _("No Bluetooth adapter found"));
+      return;
+    }
+
+  g_dbus_connection_call (self->connection,
+                          BLUEZ_NAME,
+                          g_dbus_proxy_get_object_path (self->adapter),
+                          "org.freedesktop.DBus.Properties",
+                          "Set",
+                          g_variant_new ("(ssv)", ADAPTER_IFACE, "Powered",
+                                         g_variant_new_boolean (TRUE)),
+                          NULL,
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                          CALL_TIMEOUT_MS,
+                          cancellable,
+                          power_on_cb,
+                          g_steal_pointer (&task));
+}
+
+gboolean
+nearby_scanner_power_on_finish (NearbyScanner  *self,
+                                GAsyncResult   *result,
+                                GError        **error)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+stop_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (error != NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+nearby_scanner_stop_async (NearbyScanner       *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  gboolean was_active;
+
+  g_return_if_fail (NEARBY_IS_SCANNER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, nearby_scanner_stop_async);
+
+  /* An attempt in flight may have started a session already: stop in either case. */
+  was_active = self->session_active || self->arming;
+  self->stopped = TRUE;
+  end_session (self);
+  set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
+
+  if (!was_active || self->adapter == NULL || self->connection == NULL)
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  call_adapter (self, "StopDiscovery", NULL, cancellable, stop_cb, g_steal_pointer (&task));
+}
+
+gboolean
+nearby_scanner_stop_finish (NearbyScanner  *self,
+                            GAsyncResult   *result,
+                            GError        **error)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* GObject */
+
+static void
+nearby_scanner_constructed (GObject *object)
+{
+  NearbyScanner *self = (NearbyScanner *) object;
+
+  G_OBJECT_CLASS (nearby_scanner_parent_class)->constructed (object);
+
+  self->retry_delay_ms = self->retry_interval_ms;
+  g_dbus_object_manager_client_new_for_bus (G_BUS_TYPE_SYSTEM,
+                                            G_DBUS_OBJECT_MANAGER_CLIENT_FLAGS_DO_NOT_AUTO_START,
+                                            BLUEZ_NAME,
+                                            "/",
+                                            NULL, NULL, NULL,
+                                            self->cancellable,
+                                            manager_ready_cb,
+                                            self);
+}
+
+static void
+nearby_scanner_dispose (GObject *object)
+{
+  NearbyScanner *self = (NearbyScanner *) object;
+
+  /* No cancellable: the call must go out even though we are going away. */
+  if ((self->session_active || self->arming) && self->adapter != NULL && self->connection != NULL)
+    g_dbus_connection_call (self->connection,
+                            BLUEZ_NAME,
+                            g_dbus_proxy_get_object_path (self->adapter),
+                            ADAPTER_IFACE,
+                            "StopDiscovery",
+                            NULL, NULL,
+                            G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                            CALL_TIMEOUT_MS,
+                            NULL, NULL, NULL);
+
+  g_cancellable_cancel (self->cancellable);
+  end_session (self);
+  g_clear_object (&self->adapter);
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  g_clear_object (&self->manager);
+  g_clear_object (&self->connection);
+  g_hash_table_remove_all (self->devices);
+
+  G_OBJECT_CLASS (nearby_scanner_parent_class)->dispose (object);
+}
+
+static void
+nearby_scanner_finalize (GObject *object)
+{
+  NearbyScanner *self = (NearbyScanner *) object;
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->devices, g_hash_table_unref);
+  g_clear_pointer (&self->adapter_name, g_free);
+  g_clear_pointer (&self->state_message, g_free);
+  g_clear_pointer (&self->owner, g_free);
+
+  G_OBJECT_CLASS (nearby_scanner_parent_class)->finalize (object);
+}
+
+static void
+nearby_scanner_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  NearbyScanner *self = NEARBY_SCANNER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ADAPTER:
+      g_value_set_string (value, self->adapter_name);
+      break;
+
+    case PROP_STALL_TIMEOUT:
+      g_value_set_uint (value, self->stall_timeout_ms);
+      break;
+
+    case PROP_RETRY_INTERVAL:
+      g_value_set_uint (value, self->retry_interval_ms);
+      break;
+
+    case PROP_RETRY_INTERVAL_MAX:
+      g_value_set_uint (value, self->retry_interval_max_ms);
+      break;
+
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+
+    case PROP_STATE_MESSAGE:
+      g_value_set_string (value, self->state_message);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_scanner_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  NearbyScanner *self = NEARBY_SCANNER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ADAPTER:
+      g_free (self->adapter_name);
+      self->adapter_name = g_value_dup_string (value);
+      if (self->adapter_name != NULL && self->adapter_name[0] == '\0')
+        g_clear_pointer (&self->adapter_name, g_free);
+      break;
+
+    case PROP_STALL_TIMEOUT:
+      if (self->stall_timeout_ms != g_value_get_uint (value))
+        {
+          self->stall_timeout_ms = g_value_get_uint (value);
+          if (self->watchdog_source != 0)
+            watchdog_schedule (self, self->stall_timeout_ms);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
+    case PROP_RETRY_INTERVAL:
+      if (self->retry_interval_ms != g_value_get_uint (value))
+        {
+          self->retry_interval_ms = g_value_get_uint (value);
+          self->retry_delay_ms = self->retry_interval_ms;
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
+    case PROP_RETRY_INTERVAL_MAX:
+      if (self->retry_interval_max_ms != g_value_get_uint (value))
+        {
+          self->retry_interval_max_ms = g_value_get_uint (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_scanner_class_init (NearbyScannerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = nearby_scanner_constructed;
+  object_class->dispose = nearby_scanner_dispose;
+  object_class->finalize = nearby_scanner_finalize;
+  object_class->get_property = nearby_scanner_get_property;
+  object_class->set_property = nearby_scanner_set_property;
+
+  properties[PROP_ADAPTER] =
+    g_param_spec_string ("adapter", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /* How long discovery may hear nothing before it is restarted; doubles while it stays quiet. */
+  properties[PROP_STALL_TIMEOUT] =
+    g_param_spec_uint ("stall-timeout", NULL, NULL,
+                       1, G_MAXUINT, DEFAULT_STALL_TIMEOUT_MS,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* The first delay, in ms, before discovery is retried; doubles up to retry-interval-max. */
+  properties[PROP_RETRY_INTERVAL] =
+    g_param_spec_uint ("retry-interval", NULL, NULL,
+                       1, G_MAXUINT, DEFAULT_RETRY_INTERVAL_MS,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_RETRY_INTERVAL_MAX] =
+    g_param_spec_uint ("retry-interval-max", NULL, NULL,
+                       1, G_MAXUINT, DEFAULT_RETRY_INTERVAL_MAX_MS,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_object_class_override_property (object_class, PROP_STATE, "state");
+  g_object_class_override_property (object_class, PROP_STATE_MESSAGE, "state-message");
+}
+
+static void
+nearby_scanner_source_iface_init (NearbySourceInterface *iface)
+{
+}
+
+static void
+nearby_scanner_init (NearbyScanner *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_free);
+  self->state = NEARBY_SOURCE_STATE_STARTING;
+  self->stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
+  self->retry_interval_ms = DEFAULT_RETRY_INTERVAL_MS;
+  self->retry_interval_max_ms = DEFAULT_RETRY_INTERVAL_MAX_MS;
+  self->retry_delay_ms = DEFAULT_RETRY_INTERVAL_MS;
+  self->stall_factor = 1;
+}

@@ -1,0 +1,59 @@
+/* nearby-scanner.h: beacon sightings from BlueZ
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nearby-source.h"
+
+G_BEGIN_DECLS
+
+/* NearbyScanner: a NearbySource over BlueZ's D-Bus API (org.bluez on the system bus).
+ *
+ * It picks the default adapter (a powered one, then the first by name) or the one named by the
+ * "adapter" property, asks for LE discovery with DuplicateData, and emits a sighting for every
+ * Eddystone (FEAA), UriBeacon (FED8) or iBeacon (Apple 0x004C) frame it decodes from ServiceData
+ * and ManufacturerData, invalid beacon frames included. An RSSI change re-emits the device's last
+ * URL frame (or its last frame when it never sent a URL) with the new RSSI.
+ *
+ * "state" tells why there are no sightings: no-service, no-adapter, off, blocked, error (with
+ * "state-message" in words), starting, scanning, or finished after nearby_scanner_stop_async().
+ * It recovers by itself: a restarted bluetoothd, a power cycle, an adapter unplugged and plugged
+ * back, discovery stopped by someone else, or nothing heard for "stall-timeout" ms (doubling up
+ * to 8 times while it stays quiet). Failed attempts are retried after "retry-interval" ms,
+ * doubling up to "retry-interval-max"; InProgress is never retried at once. */
+
+#define NEARBY_TYPE_SCANNER (nearby_scanner_get_type ())
+G_DECLARE_FINAL_TYPE (NearbyScanner, nearby_scanner, NEARBY, SCANNER, GObject)
+
+/* @adapter: an adapter name such as "hci1", or NULL for the default adapter. */
+NearbyScanner *nearby_scanner_new                (const char           *adapter);
+const char    *nearby_scanner_get_adapter        (NearbyScanner        *self);
+/* The object path of the adapter in use, or NULL while there is none. */
+const char    *nearby_scanner_get_adapter_path   (NearbyScanner        *self);
+/* How many times discovery was restarted because it stopped or stalled. */
+guint          nearby_scanner_get_restart_count  (NearbyScanner        *self);
+
+/* Powers the adapter on (for the "off" state). */
+void           nearby_scanner_power_on_async     (NearbyScanner        *self,
+                                                  GCancellable         *cancellable,
+                                                  GAsyncReadyCallback   callback,
+                                                  gpointer              user_data);
+gboolean       nearby_scanner_power_on_finish    (NearbyScanner        *self,
+                                                  GAsyncResult         *result,
+                                                  GError              **error);
+
+/* Ends our discovery session and waits for bluetoothd to confirm, so that a process can exit
+ * right after. No more sightings are emitted, and the state becomes "finished". */
+void           nearby_scanner_stop_async         (NearbyScanner        *self,
+                                                  GCancellable         *cancellable,
+                                                  GAsyncReadyCallback   callback,
+                                                  gpointer              user_data);
+gboolean       nearby_scanner_stop_finish        (NearbyScanner        *self,
+                                                  GAsyncResult         *result,
+                                                  GError              **error);
+
+G_END_DECLS

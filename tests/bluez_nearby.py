@@ -1,0 +1,278 @@
+# -*- coding: utf-8 -*-
+'''A bluetoothd stand-in for Nearby's D-Bus tests (a python-dbusmock template)
+
+Run it with `/usr/bin/python3 -m dbusmock --system --template tests/bluez_nearby.py`.
+
+It publishes the object manager at / and the org.bluez.Mock interface on /, which tests use to:
+add and remove adapters and beacons, publish ServiceData / ManufacturerData / RSSI with any
+variant type (the real a{sv} / a{qv} and the aa{sv} / aa{qv} the stock template uses), change
+and invalidate properties in one PropertiesChanged, make StartDiscovery fail (InProgress,
+NotReady), power adapters off and on, and flood RSSI updates from a timer inside the mock.
+
+Call counts come from dbusmock itself: org.freedesktop.DBus.Mock.GetMethodCalls on an adapter.
+
+SPDX-License-Identifier: GPL-3.0-or-later
+'''
+
+import dbus
+import dbus.lowlevel
+from gi.repository import GLib
+
+from dbusmock import OBJECT_MANAGER_IFACE, mockobject
+
+BUS_NAME = 'org.bluez'
+MAIN_OBJ = '/'
+SYSTEM_BUS = True
+IS_OBJECT_MANAGER = True
+
+MOCK_IFACE = 'org.bluez.Mock'
+ADAPTER_IFACE = 'org.bluez.Adapter1'
+DEVICE_IFACE = 'org.bluez.Device1'
+
+
+def load(mock, _parameters):
+    mock.nearby_failures = {}   # adapter path -> list of error names for the next StartDiscovery calls
+    mock.nearby_floods = []
+
+
+def _manager():
+    return mockobject.objects['/']
+
+
+def _adapter_path(name):
+    return '/org/bluez/' + name
+
+
+def _emit_properties_changed(obj, interface, changed, invalidated):
+    obj.EmitSignal(dbus.PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as', [
+        interface,
+        dbus.Dictionary(changed, signature='sv'),
+        dbus.Array(invalidated, signature='s'),
+    ])
+
+
+def _set_adapter_props(adapter, changed):
+    for key, value in changed.items():
+        adapter.props[ADAPTER_IFACE][key] = value
+    _emit_properties_changed(adapter, ADAPTER_IFACE, changed, [])
+
+
+def _devices_of(adapter_path):
+    return sorted(path for path in mockobject.objects if path.startswith(adapter_path + '/'))
+
+
+def _remove_device(path):
+    # Beacons are temporary, non-connectable devices: bluetoothd drops them when discovery ends.
+    obj = mockobject.objects[path]
+    obj.remove_from_connection()
+    del mockobject.objects[path]
+    _manager().EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [
+        dbus.ObjectPath(path), dbus.Array([DEVICE_IFACE], signature='s')])
+
+
+def _stop_discovering(adapter):
+    for path in _devices_of(adapter.path):
+        _remove_device(path)
+    if adapter.props[ADAPTER_IFACE]['Discovering']:
+        _set_adapter_props(adapter, {'Discovering': dbus.Boolean(False, variant_level=1)})
+
+
+def StartDiscovery(adapter):
+    failures = _manager().nearby_failures.get(adapter.path, [])
+    if failures:
+        name = failures.pop(0)
+        raise dbus.exceptions.DBusException('Mock failure ' + name, name=name)
+    if not adapter.props[ADAPTER_IFACE]['Powered']:
+        raise dbus.exceptions.DBusException('Resource Not Ready', name='org.bluez.Error.NotReady')
+    if not adapter.props[ADAPTER_IFACE]['Discovering']:
+        _set_adapter_props(adapter, {'Discovering': dbus.Boolean(True, variant_level=1)})
+
+
+def StopDiscovery(adapter):
+    if not adapter.props[ADAPTER_IFACE]['Powered']:
+        raise dbus.exceptions.DBusException('Resource Not Ready', name='org.bluez.Error.NotReady')
+    _stop_discovering(adapter)
+
+
+def SetDiscoveryFilter(adapter, discovery_filter):
+    if not adapter.props[ADAPTER_IFACE]['Powered']:
+        raise dbus.exceptions.DBusException('Resource Not Ready', name='org.bluez.Error.NotReady')
+    adapter.nearby_filter = discovery_filter
+
+
+def RemoveDevice(adapter, path):
+    if path not in mockobject.objects:
+        raise dbus.exceptions.DBusException('Does Not Exist', name='org.bluez.Error.DoesNotExist')
+    _remove_device(path)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sb', out_signature='o')
+def AddAdapter(self, name, powered):
+    '''Adds /org/bluez/NAME, powered or not, and announces it with InterfacesAdded.'''
+    path = _adapter_path(name)
+    properties = {
+        'Address': dbus.String('00:11:22:33:44:' + name[-2:].replace('i', '0'), variant_level=1),
+        'AddressType': dbus.String('public', variant_level=1),
+        'Name': dbus.String('nearby-test', variant_level=1),
+        'Alias': dbus.String('nearby-test', variant_level=1),
+        'Class': dbus.UInt32(0x10c, variant_level=1),
+        'Powered': dbus.Boolean(powered, variant_level=1),
+        'PowerState': dbus.String('on' if powered else 'off', variant_level=1),
+        'Discoverable': dbus.Boolean(False, variant_level=1),
+        'Pairable': dbus.Boolean(True, variant_level=1),
+        'Discovering': dbus.Boolean(False, variant_level=1),
+        'UUIDs': dbus.Array([], signature='s', variant_level=1),
+    }
+    self.AddObject(path, ADAPTER_IFACE, properties, [
+        ('StartDiscovery', '', '', StartDiscovery),
+        ('StopDiscovery', '', '', StopDiscovery),
+        ('SetDiscoveryFilter', 'a{sv}', '', SetDiscoveryFilter),
+        ('RemoveDevice', 'o', '', RemoveDevice),
+    ])
+    adapter = mockobject.objects[path]
+    adapter.nearby_filter = None
+    self.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}', [
+        dbus.ObjectPath(path), {ADAPTER_IFACE: properties}])
+    return path
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def RemoveAdapter(self, name):
+    '''Unplugs an adapter: its devices go first, then the adapter.'''
+    path = _adapter_path(name)
+    for device in _devices_of(path):
+        _remove_device(device)
+    self.RemoveObject(path)
+    self.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [
+        dbus.ObjectPath(path), dbus.Array([ADAPTER_IFACE], signature='s')])
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sb', out_signature='')
+def SetPowered(self, name, powered):
+    '''Powers an adapter off (discovery sessions and beacons end) or on.'''
+    adapter = mockobject.objects[_adapter_path(name)]
+    if not powered:
+        _stop_discovering(adapter)
+        adapter.nearby_filter = None
+    _set_adapter_props(adapter, {
+        'Powered': dbus.Boolean(powered, variant_level=1),
+        'PowerState': dbus.String('on' if powered else 'off', variant_level=1),
+    })
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sb', out_signature='')
+def SetBlocked(self, name, blocked):
+    '''rfkill: the adapter is off and cannot be powered.'''
+    adapter = mockobject.objects[_adapter_path(name)]
+    if blocked:
+        _stop_discovering(adapter)
+    _set_adapter_props(adapter, {
+        'Powered': dbus.Boolean(False, variant_level=1),
+        'PowerState': dbus.String('off-blocked' if blocked else 'off', variant_level=1),
+    })
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sas', out_signature='')
+def FailStartDiscovery(self, name, errors):
+    '''The next len(ERRORS) StartDiscovery calls on adapter NAME fail with these error names.'''
+    self.nearby_failures[_adapter_path(name)] = list(errors)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='a{sv}')
+def GetDiscoveryFilter(self, name):
+    '''The filter the last SetDiscoveryFilter call on adapter NAME set (empty when none).'''
+    adapter = mockobject.objects[_adapter_path(name)]
+    if adapter.nearby_filter is None:
+        return dbus.Dictionary({}, signature='sv')
+    return dbus.Dictionary(adapter.nearby_filter, signature='sv')
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ssa{sv}', out_signature='o')
+def AddBeacon(self, adapter_name, address, properties):
+    '''Adds a Device1 with the given extra properties, typed exactly as the caller sent them.
+
+    With no extra properties this is a device whose advert data arrives later, through
+    UpdateDevice, as bluetoothd often does.'''
+    adapter_path = _adapter_path(adapter_name)
+    if adapter_path not in mockobject.objects:
+        raise dbus.exceptions.DBusException('No adapter ' + adapter_name,
+                                            name=MOCK_IFACE + '.NoSuchAdapter')
+    path = adapter_path + '/dev_' + address.replace(':', '_').upper()
+    props = {
+        'Address': dbus.String(address, variant_level=1),
+        'AddressType': dbus.String('random', variant_level=1),
+        'Alias': dbus.String(address.replace(':', '-'), variant_level=1),
+        'Adapter': dbus.ObjectPath(adapter_path, variant_level=1),
+        'Paired': dbus.Boolean(False, variant_level=1),
+        'Connected': dbus.Boolean(False, variant_level=1),
+        'Trusted': dbus.Boolean(False, variant_level=1),
+        'Blocked': dbus.Boolean(False, variant_level=1),
+        'UUIDs': dbus.Array([], signature='s', variant_level=1),
+    }
+    for key, value in properties.items():
+        props[key] = value
+    self.AddObject(path, DEVICE_IFACE, props, [])
+    self.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}', [
+        dbus.ObjectPath(path), {DEVICE_IFACE: props}])
+    return path
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='oa{sv}as', out_signature='')
+def UpdateDevice(self, path, changed, invalidated):
+    '''Changes and invalidates Device1 properties in one PropertiesChanged, as bluetoothd does.'''
+    device = mockobject.objects[path]
+    for key, value in changed.items():
+        device.props[DEVICE_IFACE][key] = value
+    for key in invalidated:
+        device.props[DEVICE_IFACE].pop(key, None)
+    _emit_properties_changed(device, DEVICE_IFACE, changed, invalidated)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def RemoveBeacon(self, path):
+    '''The beacon went out of range (TemporaryTimeout expired).'''
+    _remove_device(path)
+
+
+def _flood_rssi(device_path, tick, ticks, index):
+    # The last tick carries a value that identifies the device, so a test can check that it
+    # arrived; the others sweep through a range.
+    if tick == ticks - 1:
+        return -40 - (index % 50)
+    return -60 - ((tick + index) % 30)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='suu', out_signature='u')
+def FloodRssi(self, adapter_name, rate_hz, duration_ms):
+    '''Changes the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS.
+
+    A timer inside the mock sends the signals, so the test process does no round trip per
+    update. Each device's last value is -40 - (index % 50), index being its place in path order.
+    Emits org.bluez.Mock.FloodFinished(u signals_sent) at the end. Returns the number of ticks.'''
+    devices = _devices_of(_adapter_path(adapter_name))
+    ticks = max(1, rate_hz * duration_ms // 1000)
+    interval = max(1, 1000 // max(1, rate_hz))
+    connection = self.connection
+    state = {'tick': 0, 'sent': 0}
+    prepared = [(path, mockobject.objects[path]) for path in devices]
+
+    def tick():
+        t = state['tick']
+        for index, (path, device) in enumerate(prepared):
+            rssi = dbus.Int16(_flood_rssi(path, t, ticks, index))
+            device.props[DEVICE_IFACE]['RSSI'] = dbus.Int16(rssi, variant_level=1)
+            message = dbus.lowlevel.SignalMessage(path, dbus.PROPERTIES_IFACE, 'PropertiesChanged')
+            message.append(DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1)},
+                           dbus.Array([], signature='s'), signature='sa{sv}as')
+            connection.send_message(message)
+            state['sent'] += 1
+        state['tick'] = t + 1
+        if state['tick'] >= ticks:
+            finished = dbus.lowlevel.SignalMessage('/', MOCK_IFACE, 'FloodFinished')
+            finished.append(dbus.UInt32(state['sent']), signature='u')
+            connection.send_message(finished)
+            return False
+        return True
+
+    GLib.timeout_add(interval, tick)
+    return dbus.UInt32(ticks)

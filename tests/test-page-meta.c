@@ -1,0 +1,357 @@
+/* test-page-meta.c: what a row shows for a page: title, description, icon, actions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "nearby-page-meta.h"
+
+#define BASE "https://shop.example/menu/today.html"
+
+/* Every document is parsed whole and in random chunk sizes: the results must not differ. */
+static NearbyPageMeta *
+parse_chunked (const char   *header_charset,
+               const guint8 *data,
+               gsize         len)
+{
+  g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (BASE, header_charset);
+  gsize offset = 0;
+
+  while (offset < len)
+    {
+      gsize chunk = g_test_rand_int_range (1, 700);
+
+      chunk = MIN (chunk, len - offset);
+
+      if (!nearby_page_meta_parser_feed (parser, data + offset, chunk))
+        break;
+      offset += chunk;
+    }
+
+  return nearby_page_meta_parser_finish (parser);
+}
+
+static void
+assert_same_meta (NearbyPageMeta *a,
+                  NearbyPageMeta *b)
+{
+  g_assert_cmpstr (a->title, ==, b->title);
+  g_assert_cmpstr (a->description, ==, b->description);
+  g_assert_cmpstr (a->canonical_url, ==, b->canonical_url);
+  g_assert_cmpstr (a->manifest_url, ==, b->manifest_url);
+  g_assert_cmpstr (a->charset, ==, b->charset);
+  g_assert_cmpuint (a->icons->len, ==, b->icons->len);
+  for (guint i = 0; i < a->icons->len; i++)
+    {
+      NearbyPageIcon *ia = g_ptr_array_index (a->icons, i);
+      NearbyPageIcon *ib = g_ptr_array_index (b->icons, i);
+
+      g_assert_cmpstr (ia->url, ==, ib->url);
+      g_assert_cmpint (ia->size, ==, ib->size);
+    }
+}
+
+static NearbyPageMeta *
+parse (const char *header_charset,
+       const char *data,
+       gssize      len)
+{
+  NearbyPageMeta *whole;
+
+  if (len < 0)
+    len = strlen (data);
+
+  whole = nearby_page_meta_parse (BASE, header_charset, (const guint8 *) data, len);
+  for (guint round = 0; round < 8; round++)
+    {
+      g_autoptr(NearbyPageMeta) chunked = parse_chunked (header_charset, (const guint8 *) data, len);
+
+      assert_same_meta (whole, chunked);
+    }
+
+  return whole;
+}
+
+static void
+test_good_page (void)
+{
+  const char *html =
+    "<!DOCTYPE html>\n<html><head>\n"
+    "<meta charset=\"utf-8\">\n"
+    "<title>  Caf&eacute; &amp;\n   Bar &#x2615; </title>\n"
+    "<meta name=\"description\" content=\"Fresh &quot;espresso&quot; at   the counter\">\n"
+    "<meta property=\"og:title\" content=\"Ignored OG title\">\n"
+    "<link rel=\"shortcut icon\" href=\"/favicon-16.png\" sizes=\"16x16\">\n"
+    "<link rel=\"icon\" href=\"icons/icon-96.png\" sizes=\"96x96\" type=\"image/png\">\n"
+    "<link rel=\"icon\" href=\"icons/icon.svg\" type=\"image/svg+xml\" sizes=\"any\">\n"
+    "<link rel=\"apple-touch-icon\" href=\"//cdn.example/touch.png\">\n"
+    "<link rel=\"manifest\" href=\"../app.webmanifest\">\n"
+    "<link rel=\"canonical\" href=\"https://shop.example/menu\">\n"
+    "<link rel=\"icon\" href=\"javascript:alert(1)\">\n"
+    "</head><body><p>Not the description</p></body></html>";
+  g_autoptr(NearbyPageMeta) meta = parse (NULL, html, -1);
+  NearbyPageIcon *icon;
+
+  g_assert_cmpstr (meta->title, ==, "Café & Bar ☕");
+  g_assert_cmpstr (meta->description, ==, "Fresh \"espresso\" at the counter");
+  g_assert_cmpstr (meta->canonical_url, ==, "https://shop.example/menu");
+  g_assert_cmpstr (meta->manifest_url, ==, "https://shop.example/app.webmanifest");
+  g_assert_cmpstr (meta->charset, ==, "UTF-8");
+  /* javascript: is dropped, relative and scheme-relative URLs resolved */
+  g_assert_cmpuint (meta->icons->len, ==, 4);
+  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 0))->url, ==,
+                   "https://shop.example/favicon-16.png");
+  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 1))->url, ==,
+                   "https://shop.example/menu/icons/icon-96.png");
+  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 3))->url, ==,
+                   "https://cdn.example/touch.png");
+
+  /* 64 px row: the 96 px PNG beats the 16 px one, the 180 px touch icon and the SVG */
+  icon = nearby_page_meta_choose_icon (meta, 64);
+  g_assert_nonnull (icon);
+  g_assert_cmpstr (icon->url, ==, "https://shop.example/menu/icons/icon-96.png");
+}
+
+static void
+test_fallbacks (void)
+{
+  g_autoptr(NearbyPageMeta) og = NULL;
+  g_autoptr(NearbyPageMeta) body = NULL;
+  g_autoptr(NearbyPageMeta) empty = NULL;
+  g_autoptr(GString) long_body = g_string_new ("<html><head></head><body><script>var x = 1;</script>");
+
+  og = parse (NULL,
+              "<html><head><meta property='og:title' content='Bus stop 42'>"
+              "<meta property='og:description' content='Next bus in 3 min'>"
+              "<meta property='og:url' content='/stops/42'>"
+              "<base href='https://transit.example/'></head></html>", -1);
+  g_assert_cmpstr (og->title, ==, "Bus stop 42");
+  g_assert_cmpstr (og->description, ==, "Next bus in 3 min");
+  g_assert_cmpstr (og->canonical_url, ==, "https://transit.example/stops/42");
+
+  body = parse (NULL,
+                "<html><head><title>Museum</title><style>p{}</style></head>"
+                "<body><nav>Menu Home</nav><h1>Room 3</h1><p>The <b>blue</b>\n\n vase.</p>"
+                "</body></html>", -1);
+  g_assert_cmpstr (body->title, ==, "Museum");
+  g_assert_cmpstr (body->description, ==, "Room 3 The blue vase.");
+
+  for (guint i = 0; i < 500; i++)
+    g_string_append (long_body, "<p>word word word</p>\n");
+  g_string_append (long_body, "</body></html>");
+  empty = parse (NULL, long_body->str, long_body->len);
+  g_assert_null (empty->title);
+  g_assert_cmpuint (g_utf8_strlen (empty->description, -1), <=, NEARBY_PAGE_META_MAX_DESC);
+  g_assert_true (g_str_has_prefix (empty->description, "word word"));
+  g_assert_true (g_str_has_suffix (empty->description, "…"));
+  g_assert_null (strstr (empty->description, "var x"));
+}
+
+static void
+test_charsets (void)
+{
+  /* windows-1252 without any declaration: not valid UTF-8, so the fallback */
+  g_autoptr(NearbyPageMeta) legacy = parse (NULL, "<title>Caf\xe9 \x93quoted\x94 \x80 5</title>", -1);
+  g_autoptr(NearbyPageMeta) meta_latin1 = NULL;
+  g_autoptr(NearbyPageMeta) header = NULL;
+  g_autoptr(NearbyPageMeta) bom = NULL;
+  g_autoptr(NearbyPageMeta) utf16 = NULL;
+  g_autoptr(NearbyPageMeta) koi8 = NULL;
+  g_autoptr(NearbyPageMeta) invalid = NULL;
+  g_autoptr(NearbyPageMeta) late_meta = NULL;
+  static const char utf16le[] = "\xff\xfe<\0t\0i\0t\0l\0e\0>\0\xac\x20 \0""5\0<\0/\0t\0i\0t\0l\0e\0>\0";
+  g_autoptr(GString) padded = g_string_new ("<html><head>");
+
+  g_assert_cmpstr (legacy->title, ==, "Café “quoted” € 5");
+  g_assert_cmpstr (legacy->charset, ==, "WINDOWS-1252");
+
+  meta_latin1 = parse (NULL, "<meta http-equiv='Content-Type' content='text/html; charset=ISO-8859-1'>"
+                             "<title>Gr\xfc\xdf""e</title>", -1);
+  g_assert_cmpstr (meta_latin1->title, ==, "Grüße");
+
+  /* The header wins over the document's meta */
+  header = parse ("koi8-r", "<meta charset='utf-8'><title>\xf0\xd2\xc9\xd7\xc5\xd4</title>", -1);
+  g_assert_cmpstr (header->title, ==, "Привет");
+
+  bom = parse ("iso-8859-1", "\xef\xbb\xbf<title>\xc3\xa9t\xc3\xa9</title>", -1);
+  g_assert_cmpstr (bom->title, ==, "été");
+  g_assert_cmpstr (bom->charset, ==, "UTF-8");
+
+  utf16 = parse (NULL, utf16le, sizeof utf16le - 1);
+  g_assert_cmpstr (utf16->title, ==, "€ 5");
+
+  koi8 = parse (NULL, "<meta charset=\"koi8-r\"><title>\xf0\xd2\xc9\xd7\xc5\xd4</title>", -1);
+  g_assert_cmpstr (koi8->title, ==, "Привет");
+
+  /* A declared UTF-8 page with broken bytes: replacement characters, nothing worse */
+  invalid = parse ("utf-8", "<title>ok \xff\xfe bad \xc3</title><meta name=description content='x\xe2\x82'>", -1);
+  g_assert_true (g_utf8_validate (invalid->title, -1, NULL));
+  g_assert_true (g_str_has_prefix (invalid->title, "ok \xef\xbf\xbd"));
+  g_assert_true (g_utf8_validate (invalid->description, -1, NULL));
+
+  /* A meta charset after the first KiB is not seen: the bytes are valid UTF-8, so UTF-8 */
+  for (guint i = 0; i < 120; i++)
+    g_string_append (padded, "<!-- pad -->");
+  g_string_append (padded, "<meta charset='windows-1252'><title>na\xc3\xafve</title>");
+  late_meta = parse (NULL, padded->str, padded->len);
+  g_assert_cmpstr (late_meta->title, ==, "naïve");
+}
+
+static void
+test_hostile_text (void)
+{
+  g_autoptr(NearbyPageMeta) bidi = NULL;
+  g_autoptr(NearbyPageMeta) nul = NULL;
+  g_autoptr(NearbyPageMeta) huge = NULL;
+  g_autoptr(GString) big = g_string_new ("<html><head><title>");
+  static const char with_nul[] = "<title>Pay\0here\x01\x7f now</title>";
+
+  bidi = parse (NULL, "<title>invoice\xe2\x80\xae""fdp.exe\xe2\x80\xac\xe2\x81\xa6 x\xe2\x80\x8b""y</title>", -1);
+  g_assert_cmpstr (bidi->title, ==, "invoicefdp.exe xy");
+
+  nul = parse (NULL, with_nul, sizeof with_nul - 1);
+  g_assert_cmpstr (nul->title, ==, "Pay here now");
+
+  /* A 1 MB title: at most 256 KiB is read, at most 200 characters kept */
+  for (guint i = 0; i < 1024 * 1024 / 8; i++)
+    g_string_append (big, "Abcdefg ");
+  g_string_append (big, "</title></head></html>");
+  huge = parse (NULL, big->str, big->len);
+  g_assert_nonnull (huge->title);
+  g_assert_cmpuint (g_utf8_strlen (huge->title, -1), ==, NEARBY_PAGE_META_MAX_TITLE);
+  g_assert_cmpuint (huge->bytes_parsed, <=, NEARBY_PAGE_META_MAX_HTML);
+}
+
+static void
+test_stops_after_head (void)
+{
+  g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (BASE, NULL);
+  g_autoptr(NearbyPageMeta) meta = NULL;
+  const char *head = "<html><head><title>T</title><meta name=description content=D></head><body>";
+  g_autofree char *filler = g_strnfill (4096, 'x');
+  gboolean wants_more = TRUE;
+
+  nearby_page_meta_parser_feed (parser, (const guint8 *) head, strlen (head));
+  for (guint i = 0; i < 10 && wants_more; i++)
+    wants_more = nearby_page_meta_parser_feed (parser, (const guint8 *) filler, 4096);
+  g_assert_false (wants_more);
+  meta = nearby_page_meta_parser_finish (parser);
+  g_assert_cmpstr (meta->title, ==, "T");
+  g_assert_cmpstr (meta->description, ==, "D");
+  g_assert_cmpuint (meta->bytes_parsed, <, 3 * 4096);
+}
+
+static void
+test_garbage (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+
+  for (guint round = 0; round < 50; round++)
+    {
+      gsize len = g_rand_int_range (rand, 0, 5000);
+      g_autofree guint8 *data = g_malloc (len + 1);
+      g_autoptr(NearbyPageMeta) meta = NULL;
+
+      for (gsize i = 0; i < len; i++)
+        data[i] = "<>/=\"' abtiletmhd\xc3\xa9\x00&;#!-"[g_rand_int_range (rand, 0, 27)];
+      meta = parse_chunked (NULL, data, len);
+      g_assert_true (meta->title == NULL || g_utf8_validate (meta->title, -1, NULL));
+      g_assert_true (meta->description == NULL || g_utf8_validate (meta->description, -1, NULL));
+    }
+}
+
+static void
+test_manifest (void)
+{
+  const char *json =
+    "{\"name\": \"Corner Caf\\u00e9\", \"short_name\": \"Caf\\u00e9\","
+    " \"icons\": [{\"src\": \"icon-192.png\", \"sizes\": \"192x192\", \"type\": \"image/png\"},"
+    "            {\"src\": \"data:image/png;base64,AAAA\"}, 42],"
+    " \"shortcuts\": [{\"name\": \"Order\", \"url\": \"/order?from=beacon\"},"
+    "               {\"short_name\": \"Menu\", \"url\": \"menu\"},"
+    "               {\"name\": \"Evil\", \"url\": \"javascript:alert(1)\"},"
+    "               {\"name\": \"No URL\"}, \"junk\"]}";
+  g_autoptr(NearbyManifest) manifest = NULL;
+  g_autoptr(NearbyManifest) none = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) deep = g_string_new ("{\"a\":");
+  NearbyPageAction *action;
+
+  manifest = nearby_manifest_parse ("https://cafe.example/app/manifest.json",
+                                    (const guint8 *) json, strlen (json), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (manifest->name, ==, "Corner Café");
+  g_assert_cmpstr (manifest->short_name, ==, "Café");
+  g_assert_cmpuint (manifest->icons->len, ==, 1);
+  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (manifest->icons, 0))->url, ==,
+                   "https://cafe.example/app/icon-192.png");
+  g_assert_cmpuint (manifest->actions->len, ==, 2);
+  action = g_ptr_array_index (manifest->actions, 0);
+  g_assert_cmpstr (action->title, ==, "Order");
+  g_assert_cmpstr (action->url, ==, "https://cafe.example/order?from=beacon");
+  action = g_ptr_array_index (manifest->actions, 1);
+  g_assert_cmpstr (action->title, ==, "Menu");
+  g_assert_cmpstr (action->url, ==, "https://cafe.example/app/menu");
+
+  none = nearby_manifest_parse ("https://cafe.example/m", (const guint8 *) "[1,2]", 5, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_null (none);
+  g_clear_error (&error);
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_null (nearby_manifest_parse ("https://cafe.example/m", (const guint8 *) deep->str,
+                                        deep->len, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  g_assert_null (nearby_manifest_parse ("https://cafe.example/m", (const guint8 *) "{\"name\": \"x", 11, &error));
+  g_assert_nonnull (error);
+}
+
+static void
+test_sniffing (void)
+{
+  g_assert_true (nearby_page_meta_looks_like_html ((const guint8 *) "\n  <!DOCTYPE html><p>", 20));
+  g_assert_true (nearby_page_meta_looks_like_html ((const guint8 *) "<HTML lang=en>", 14));
+  g_assert_true (nearby_page_meta_looks_like_html ((const guint8 *) "\xef\xbb\xbf<title>x", 11));
+  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "{\"title\": 1}", 12));
+  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "\x89PNG\r\n\x1a\n", 8));
+  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "<abbr>", 6));
+  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "", 0));
+}
+
+static void
+test_clean_text (void)
+{
+  g_autofree char *a = nearby_text_clean ("  a\t\tb\n\u2028c  ", -1, 100);
+  g_autofree char *b = nearby_text_clean ("abcdef", -1, 4);
+  g_autofree char *c = nearby_text_clean ("\xe2\x80\xae\xe2\x80\xae", -1, 4);
+
+  g_assert_cmpstr (a, ==, "a b c");
+  g_assert_cmpstr (b, ==, "abc…");
+  g_assert_cmpstr (c, ==, "");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/page-meta/good-page", test_good_page);
+  g_test_add_func ("/page-meta/fallbacks", test_fallbacks);
+  g_test_add_func ("/page-meta/charsets", test_charsets);
+  g_test_add_func ("/page-meta/hostile-text", test_hostile_text);
+  g_test_add_func ("/page-meta/stops-after-head", test_stops_after_head);
+  g_test_add_func ("/page-meta/garbage", test_garbage);
+  g_test_add_func ("/page-meta/manifest", test_manifest);
+  g_test_add_func ("/page-meta/sniffing", test_sniffing);
+  g_test_add_func ("/page-meta/clean-text", test_clean_text);
+
+  return g_test_run ();
+}

@@ -1,0 +1,1338 @@
+/* test-resolver.c: the resolver against a real HTTP server on 127.0.0.1, good and hostile
+ *
+ * The server and the resolver share one main loop, so both are asynchronous. The server's
+ * first port plays a public host (through the resolver's address classifier); its second port
+ * is what it really is, loopback.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <libsoup/soup.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "nearby-memory-page-cache.h"
+#include "nearby-resolver.h"
+
+/* Generous, so a loaded machine does not turn answers into timeouts; the drip test alone
+ * waits for a deadline, and uses a short one. */
+#define TEST_DEADLINE_MS 5000
+#define DRIP_DEADLINE_MS 1500
+#define WAIT_LIMIT_US    (30 * G_USEC_PER_SEC)
+
+typedef struct {
+  SoupServer *server;
+  SoupServer *tls_server;
+  guint       public_port;
+  guint       loopback_port;
+  guint       tls_port;
+  GHashTable *hits;          /* path -> count */
+  GPtrArray  *order;         /* paths in the order they arrived */
+  GBytes     *png_96;
+  GBytes     *ico_32;
+  GBytes     *jpeg_48;
+  GBytes     *gzip_bomb;
+  gsize       streamed_bytes;
+  char       *last_user_agent;
+  gboolean    saw_identifying_header;
+} Fixture;
+
+static Fixture fx;
+
+/* A crafted image: GIF 1x1 */
+static const guint8 gif_1x1[] = {
+  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
+  0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
+  0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
+};
+
+static guint32
+crc32_of (const guint8 *data,
+          gsize         len)
+{
+  guint32 crc = 0xffffffff;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      crc ^= data[i];
+      for (int k = 0; k < 8; k++)
+        crc = (crc >> 1) ^ (0xedb88320 & (0 - (crc & 1)));
+    }
+
+  return ~crc;
+}
+
+static void
+put_be32 (guint8  *p,
+          guint32  v)
+{
+  p[0] = v >> 24;
+  p[1] = v >> 16;
+  p[2] = v >> 8;
+  p[3] = v;
+}
+
+/* A PNG whose header claims 20000x20000: a decoder that trusted it would allocate 1.6 GB. */
+static GBytes *
+make_huge_png (void)
+{
+  guint8 png[8 + 25 + 12];
+
+  memcpy (png, "\x89PNG\r\n\x1a\n", 8);
+  put_be32 (png + 8, 13);
+  memcpy (png + 12, "IHDR", 4);
+  put_be32 (png + 16, 20000);
+  put_be32 (png + 20, 20000);
+  png[24] = 8;   /* bit depth */
+  png[25] = 6;   /* RGBA */
+  png[26] = 0;
+  png[27] = 0;
+  png[28] = 0;
+  put_be32 (png + 29, crc32_of (png + 12, 17));
+  put_be32 (png + 33, 0);
+  memcpy (png + 37, "IEND", 4);
+  put_be32 (png + 41, crc32_of ((const guint8 *) "IEND", 4));
+
+  return g_bytes_new (png, sizeof png);
+}
+
+static GBytes *
+make_image (const char *type,
+            int         size)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, size, size);
+  g_autoptr(GError) error = NULL;
+  char *buffer = NULL;
+  gsize len = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
+  gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &len, type, &error, NULL);
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (buffer, len);
+}
+
+/* 128 MB of spaces after a title, gzip-compressed to about 128 KiB. */
+static GBytes *
+make_gzip_bomb (void)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 9);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autofree guint8 *spaces = g_malloc (64 * 1024);
+  const char *head = "<html><head><title>Bomb</title>";
+  guint8 buffer[64 * 1024];
+  guint rounds = 128 * 16;
+
+  memset (spaces, ' ', 64 * 1024);
+  for (guint i = 0; i <= rounds + 1; i++)
+    {
+      const guint8 *in = i == 0 ? (const guint8 *) head : spaces;
+      gsize in_len = i == 0 ? strlen (head) : (i <= rounds ? 64 * 1024 : 0);
+      GConverterFlags flags = i == rounds + 1 ? G_CONVERTER_INPUT_AT_END : G_CONVERTER_NO_FLAGS;
+      GConverterResult result;
+
+      do
+        {
+          gsize read = 0;
+          gsize written = 0;
+          g_autoptr(GError) error = NULL;
+
+          result = g_converter_convert (G_CONVERTER (compressor), in, in_len, buffer, sizeof buffer,
+                                        flags, &read, &written, &error);
+          g_assert_no_error (error);
+          g_byte_array_append (out, buffer, written);
+          in += read;
+          in_len -= read;
+        }
+      while (in_len > 0 || (flags == G_CONVERTER_INPUT_AT_END && result != G_CONVERTER_FINISHED));
+    }
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+/* Server */
+
+static void
+respond (SoupServerMessage *msg,
+         guint              status,
+         const char        *type,
+         const void        *data,
+         gsize              len)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  if (type != NULL)
+    soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY, data, len);
+}
+
+static void
+respond_html (SoupServerMessage *msg,
+              const char        *html)
+{
+  respond (msg, 200, "text/html; charset=utf-8", html, strlen (html));
+}
+
+static void
+redirect (SoupServerMessage *msg,
+          guint              status,
+          const char        *location)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location", location);
+}
+
+typedef struct {
+  SoupServerMessage *msg;
+  guint              source_id;
+  gsize              sent;
+  gsize              limit;
+} Stream;
+
+static void
+stream_finished (SoupServerMessage *msg,
+                 Stream            *stream)
+{
+  g_clear_handle_id (&stream->source_id, g_source_remove);
+  g_signal_handlers_disconnect_by_data (msg, stream);
+  g_free (stream);
+}
+
+static void
+endless_next (SoupServerMessage *msg,
+              Stream            *stream)
+{
+  static char filler[8192];
+  SoupMessageBody *body = soup_server_message_get_response_body (msg);
+
+  if (filler[0] == '\0')
+    {
+      for (guint i = 0; i < sizeof filler; i++)
+        filler[i] = "lorem ipsum <b>dolor</b> "[i % 25];
+    }
+
+  if (stream->sent >= stream->limit)
+    {
+      soup_message_body_complete (body);
+      return;
+    }
+  soup_message_body_append (body, SOUP_MEMORY_STATIC, filler, sizeof filler);
+  stream->sent += sizeof filler;
+  fx.streamed_bytes = stream->sent;
+  soup_server_message_unpause (msg);
+}
+
+static void
+start_stream (SoupServerMessage *msg,
+              const char        *head,
+              gsize              limit,
+              goffset            content_length)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  Stream *stream = g_new0 (Stream, 1);
+
+  stream->msg = msg;
+  stream->limit = limit;
+  /* The server forgets what it sent, so the memory measured below is the client's. */
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_message_headers_set_content_type (headers, "text/html", NULL);
+  if (content_length > 0)
+    soup_message_headers_set_content_length (headers, content_length);
+  else
+    soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_COPY,
+                            head, strlen (head));
+  g_signal_connect (msg, "wrote-chunk", G_CALLBACK (endless_next), stream);
+  g_signal_connect (msg, "finished", G_CALLBACK (stream_finished), stream);
+}
+
+static gboolean
+drip_next (gpointer user_data)
+{
+  Stream *stream = user_data;
+
+  soup_message_body_append (soup_server_message_get_response_body (stream->msg),
+                            SOUP_MEMORY_STATIC, "x", 1);
+  soup_server_message_unpause (stream->msg);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_drip (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  Stream *stream = g_new0 (Stream, 1);
+  const char *head = "<html><head><title>Drip";
+
+  stream->msg = msg;
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_message_headers_set_content_type (headers, "text/html", NULL);
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC,
+                            head, strlen (head));
+  stream->source_id = g_timeout_add (1000, drip_next, stream);
+  g_signal_connect (msg, "finished", G_CALLBACK (stream_finished), stream);
+}
+
+static char *
+url_on (guint       port,
+        const char *path)
+{
+  return g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
+}
+
+static char *
+url_for (const char *path)
+{
+  return url_on (fx.public_port, path);
+}
+
+static void
+server_callback (SoupServer        *server,
+                 SoupServerMessage *msg,
+                 const char        *path,
+                 GHashTable        *query,
+                 gpointer           user_data)
+{
+  SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
+  guint count = GPOINTER_TO_UINT (g_hash_table_lookup (fx.hits, path));
+
+  g_hash_table_replace (fx.hits, g_strdup (path), GUINT_TO_POINTER (count + 1));
+  g_ptr_array_add (fx.order, g_strdup (path));
+  g_free (fx.last_user_agent);
+  fx.last_user_agent = g_strdup (soup_message_headers_get_one (request, "User-Agent"));
+  if (soup_message_headers_get_one (request, "Cookie") != NULL ||
+      soup_message_headers_get_one (request, "Referer") != NULL ||
+      soup_message_headers_get_one (request, "Accept-Language") != NULL ||
+      soup_message_headers_get_one (request, "Authorization") != NULL)
+    fx.saw_identifying_header = TRUE;
+
+  if (g_str_equal (path, "/good") || g_str_equal (path, "/cached") || g_str_equal (path, "/slow"))
+    {
+      respond_html (msg,
+        "<!DOCTYPE html><html><head><meta charset=utf-8>"
+        "<title>Caf&eacute; &amp; Bar</title>"
+        "<meta name=description content='Espresso &ndash; made at the counter'>"
+        "<meta property=og:title content='OG title'>"
+        "<link rel=icon href='icons/icon.png' sizes=96x96>"
+        "<link rel=manifest href='/manifest.json'>"
+        "<link rel=canonical href='https://cafe.example/'>"
+        "</head><body><p>Hello</p></body></html>");
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Cache-Control", "max-age=1");
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Set-Cookie", "tracker=1");
+    }
+  else if (g_str_equal (path, "/manifest.json"))
+    {
+      const char *json = "{\"name\": \"Corner Café\", \"shortcuts\": ["
+                         "{\"name\": \"Order\", \"url\": \"/order\"},"
+                         "{\"name\": \"Menu\", \"url\": \"menu?x=1\"}]}";
+
+      respond (msg, 200, "application/manifest+json", json, strlen (json));
+    }
+  else if (g_str_equal (path, "/icons/icon.png"))
+    respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
+  else if (g_str_equal (path, "/icon.ico"))
+    respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32));
+  else if (g_str_equal (path, "/icon.jpg"))
+    respond (msg, 200, "image/jpeg", g_bytes_get_data (fx.jpeg_48, NULL), g_bytes_get_size (fx.jpeg_48));
+  else if (g_str_equal (path, "/icon.gif"))
+    respond (msg, 200, "image/gif", gif_1x1, sizeof gif_1x1);
+  else if (g_str_equal (path, "/huge.png"))
+    {
+      g_autoptr(GBytes) huge = make_huge_png ();
+
+      respond (msg, 200, "image/png", g_bytes_get_data (huge, NULL), g_bytes_get_size (huge));
+    }
+  else if (g_str_equal (path, "/truncated.ico"))
+    respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32) / 2);
+  else if (g_str_equal (path, "/malformed.ico"))
+    {
+      static const guint8 ico[] = { 0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0,
+                                    0xff, 0xff, 0, 0, 0xf0, 0xff, 0xff, 0x7f, 1, 2, 3 };
+
+      respond (msg, 200, "image/x-icon", ico, sizeof ico);
+    }
+  else if (g_str_equal (path, "/icon.svg"))
+    {
+      const char *svg = "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>";
+
+      respond (msg, 200, "image/svg+xml", svg, strlen (svg));
+    }
+  else if (g_str_has_prefix (path, "/page-with/"))
+    {
+      g_autofree char *html = g_strdup_printf ("<html><head><title>Icon test</title>"
+                                               "<meta name=description content=d>"
+                                               "<link rel=icon href='/%s'></head></html>",
+                                               path + strlen ("/page-with/"));
+
+      respond_html (msg, html);
+    }
+  else if (g_str_equal (path, "/legacy"))
+    {
+      const char *html = "<html><head><title>Caf\xe9 \x93Zur Post\x94</title></head></html>";
+
+      respond (msg, 200, "text/html", html, strlen (html));
+    }
+  else if (g_str_equal (path, "/latin1-header"))
+    {
+      const char *html = "<html><head><meta charset=utf-8><title>Gr\xfc\xdf""e</title></head></html>";
+
+      respond (msg, 200, "text/html; charset=ISO-8859-1", html, strlen (html));
+    }
+  else if (g_str_equal (path, "/hostile-title"))
+    {
+      static const char html[] = "<html><head><title>Pay\xe2\x80\xae""gnp.exe\0 now\x01 \xff\xfe</title></head></html>";
+
+      respond (msg, 200, "text/html; charset=utf-8", html, sizeof html - 1);
+    }
+  else if (g_str_equal (path, "/mb-title"))
+    {
+      g_autoptr(GString) html = g_string_new ("<html><head><title>");
+
+      for (guint i = 0; i < 1024 * 1024 / 4; i++)
+        g_string_append (html, "Tit ");
+      g_string_append (html, "</title></head></html>");
+      respond (msg, 200, "text/html", html->str, html->len);
+    }
+  else if (g_str_equal (path, "/endless"))
+    start_stream (msg, "<html><head><title>Endless</title></head><body>", 64 * 1024 * 1024, 0);
+  else if (g_str_equal (path, "/huge-length"))
+    start_stream (msg, "<html><head><title>Huge</title><meta name=description content=big></head><body>",
+                  64 * 1024 * 1024, G_GINT64_CONSTANT (10000000000));
+  else if (g_str_equal (path, "/drip"))
+    start_drip (msg);
+  else if (g_str_equal (path, "/gzip-bomb"))
+    {
+      respond (msg, 200, "text/html", g_bytes_get_data (fx.gzip_bomb, NULL), g_bytes_get_size (fx.gzip_bomb));
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Content-Encoding", "gzip");
+    }
+  else if (g_str_equal (path, "/loop"))
+    redirect (msg, 302, "/loop");
+  else if (g_str_has_prefix (path, "/chain/"))
+    {
+      guint64 n = g_ascii_strtoull (path + strlen ("/chain/"), NULL, 10);
+      g_autofree char *next = n > 1 ? g_strdup_printf ("/chain/%u", (guint) n - 1) : g_strdup ("/good");
+
+      redirect (msg, n % 2 ? 301 : 307, next);
+    }
+  else if (g_str_equal (path, "/to-file"))
+    redirect (msg, 302, "file:///etc/passwd");
+  else if (g_str_equal (path, "/to-data"))
+    redirect (msg, 302, "data:text/html,<title>x</title>");
+  else if (g_str_equal (path, "/to-javascript"))
+    redirect (msg, 302, "javascript:alert(1)");
+  else if (g_str_equal (path, "/to-nowhere"))
+    soup_server_message_set_status (msg, 302, NULL);
+  else if (g_str_equal (path, "/to-loopback"))
+    {
+      g_autofree char *target = url_on (fx.loopback_port, "/secret");
+
+      redirect (msg, 302, target);
+    }
+  else if (g_str_equal (path, "/to-rebind"))
+    {
+      g_autofree char *target = g_strdup_printf ("http://rebind.test:%u/secret", fx.loopback_port);
+
+      redirect (msg, 302, target);
+    }
+  else if (g_str_equal (path, "/json"))
+    respond (msg, 200, "application/json", "{\"title\": \"x\"}", 14);
+  else if (g_str_equal (path, "/png-as-page"))
+    respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
+  else if (g_str_equal (path, "/png-labelled-html"))
+    respond (msg, 200, "text/html", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
+  else if (g_str_equal (path, "/html-labelled-text"))
+    respond (msg, 200, "text/plain", "<!DOCTYPE html><title>Sniffed</title>", 37);
+  else if (g_str_equal (path, "/no-content"))
+    soup_server_message_set_status (msg, 204, NULL);
+  else if (g_str_equal (path, "/broken"))
+    respond (msg, 500, "text/html", "<title>oops</title>", 19);
+  else if (g_str_equal (path, "/no-title"))
+    respond_html (msg, "<html><body>Just text</body></html>");
+  else
+    respond (msg, 404, "text/plain", "not found", 9);
+}
+
+/* A DNS answer that changes its mind: a public-looking name that points at loopback. */
+
+typedef GResolver RebindResolver;
+typedef GResolverClass RebindResolverClass;
+static GType rebind_resolver_get_type (void);
+G_DEFINE_TYPE (RebindResolver, rebind_resolver, G_TYPE_RESOLVER)
+
+static GList *
+rebind_lookup (const char  *hostname,
+               GError     **error)
+{
+  if (g_str_equal (hostname, "rebind.test"))
+    return g_list_append (NULL, g_inet_address_new_from_string ("127.0.0.1"));
+
+  g_set_error (error, G_RESOLVER_ERROR, G_RESOLVER_ERROR_NOT_FOUND, "No such host %s", hostname);
+  return NULL;
+}
+
+static GList *
+rebind_lookup_by_name (GResolver     *resolver,
+                       const char    *hostname,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  return rebind_lookup (hostname, error);
+}
+
+static void
+rebind_lookup_by_name_async (GResolver           *resolver,
+                             const char          *hostname,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (resolver, cancellable, callback, user_data);
+  GError *error = NULL;
+  GList *addresses = rebind_lookup (hostname, &error);
+
+  if (addresses != NULL)
+    g_task_return_pointer (task, addresses, (GDestroyNotify) g_resolver_free_addresses);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+rebind_lookup_by_name_with_flags_async (GResolver                *resolver,
+                                        const char               *hostname,
+                                        GResolverNameLookupFlags  flags,
+                                        GCancellable             *cancellable,
+                                        GAsyncReadyCallback       callback,
+                                        gpointer                  user_data)
+{
+  rebind_lookup_by_name_async (resolver, hostname, cancellable, callback, user_data);
+}
+
+static GList *
+rebind_lookup_by_name_finish (GResolver     *resolver,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+rebind_resolver_class_init (RebindResolverClass *klass)
+{
+  klass->lookup_by_name = rebind_lookup_by_name;
+  klass->lookup_by_name_async = rebind_lookup_by_name_async;
+  klass->lookup_by_name_finish = rebind_lookup_by_name_finish;
+  klass->lookup_by_name_with_flags_async = rebind_lookup_by_name_with_flags_async;
+  klass->lookup_by_name_with_flags_finish = rebind_lookup_by_name_finish;
+}
+
+static void
+rebind_resolver_init (RebindResolver *self)
+{
+}
+
+/* Client helpers */
+
+static NearbyAddressClass
+test_classifier (GInetSocketAddress *address,
+                 gpointer            user_data)
+{
+  if (g_inet_socket_address_get_port (address) == fx.public_port)
+    return NEARBY_ADDRESS_PUBLIC;
+
+  return nearby_url_policy_classify_address (g_inet_socket_address_get_address (address));
+}
+
+static NearbyResolver *
+make_resolver (guint max_in_flight)
+{
+  NearbyResolver *resolver = g_object_new (NEARBY_TYPE_RESOLVER,
+                                           "deadline", TEST_DEADLINE_MS,
+                                           "max-in-flight", max_in_flight,
+                                           NULL);
+
+  nearby_resolver_set_address_classifier (resolver, test_classifier, NULL);
+
+  return resolver;
+}
+
+static void
+on_resolved (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static void
+wait_for (gpointer *slot)
+{
+  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+  while (*slot == NULL && g_get_monotonic_time () < give_up)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (*slot);
+}
+
+static void
+wait_for_flag (gboolean *flag)
+{
+  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+  while (!*flag && g_get_monotonic_time () < give_up)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (*flag);
+}
+
+static NearbyPage *
+resolve (NearbyResolver     *resolver,
+         const char         *path_or_url,
+         NearbyUrlPolicy     policy,
+         NearbyResolveFlags  flags)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = path_or_url[0] == '/' ? url_for (path_or_url) : g_strdup (path_or_url);
+  NearbyPage *page;
+
+  nearby_resolver_resolve_async (resolver, url, policy, flags, 0, NULL, on_resolved, &result);
+  wait_for ((gpointer *) &result);
+  page = nearby_resolver_resolve_finish (resolver, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (page);
+
+  return page;
+}
+
+static NearbyPage *
+resolve_explicit (const char *path)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+
+  return resolve (resolver, path, NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+}
+
+static guint
+hits (const char *path)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (fx.hits, path));
+}
+
+static void
+assert_error (NearbyPage         *page,
+              NearbyResolveError  code)
+{
+  g_assert_nonnull (page->error);
+  g_test_message ("%s: %s", page->url, page->error->message);
+  g_assert_error (page->error, NEARBY_RESOLVE_ERROR, (int) code);
+}
+
+/* Tests */
+
+static void
+test_good_page (void)
+{
+  g_autoptr(NearbyPage) page = resolve_explicit ("/good");
+  g_autofree char *final = url_for ("/good");
+  g_autofree char *icon = url_for ("/icons/icon.png");
+  g_autofree char *order = url_for ("/order");
+  g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new ();
+  NearbyPageAction *action;
+
+  g_assert_no_error (page->error);
+  g_assert_cmpstr (page->title, ==, "Café & Bar");
+  g_assert_cmpstr (page->description, ==, "Espresso – made at the counter");
+  g_assert_cmpstr (page->final_url, ==, final);
+  g_assert_cmpuint (page->status, ==, 200);
+  g_assert_cmpuint (page->redirects->len, ==, 0);
+  g_assert_cmpstr (page->canonical_url, ==, "https://cafe.example/");
+  g_assert_cmpstr (page->manifest_name, ==, "Corner Café");
+  g_assert_cmpuint (page->actions->len, ==, 2);
+  action = g_ptr_array_index (page->actions, 0);
+  g_assert_cmpstr (action->title, ==, "Order");
+  g_assert_cmpstr (action->url, ==, order);
+
+  /* The 96 px icon arrives as a 64 px PNG */
+  g_assert_cmpstr (page->icon_url, ==, icon);
+  g_assert_cmpstr (page->icon_type, ==, "image/png");
+  g_assert_cmpint (page->icon_width, ==, 96);
+  g_assert_nonnull (page->icon);
+  g_assert_true (gdk_pixbuf_loader_write_bytes (loader, page->icon, NULL));
+  g_assert_true (gdk_pixbuf_loader_close (loader, NULL));
+  g_assert_cmpint (gdk_pixbuf_get_width (gdk_pixbuf_loader_get_pixbuf (loader)), ==, NEARBY_PAGE_ICON_SIZE);
+
+  /* Nothing that identifies the user was sent */
+  g_assert_cmpstr (fx.last_user_agent, ==, "Nearby/" PACKAGE_VERSION);
+  g_assert_false (fx.saw_identifying_header);
+  g_assert_cmpint (page->total_us, >=, page->headers_us);
+}
+
+static void
+test_icon_formats (void)
+{
+  struct {
+    const char *path;
+    const char *type;
+    int         width;
+  } cases[] = {
+    { "/page-with/icon.ico", "image/x-icon", 32 },
+    { "/page-with/icon.jpg", "image/jpeg", 48 },
+    { "/page-with/icon.gif", "image/gif", 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(NearbyPage) page = resolve_explicit (cases[i].path);
+
+      g_test_message ("%s", cases[i].path);
+      g_assert_no_error (page->error);
+      g_assert_cmpstr (page->icon_type, ==, cases[i].type);
+      g_assert_cmpint (page->icon_width, ==, cases[i].width);
+      g_assert_nonnull (page->icon);
+    }
+}
+
+static void
+test_bad_icons (void)
+{
+  const char *paths[] = {
+    "/page-with/huge.png", "/page-with/truncated.ico", "/page-with/malformed.ico",
+    "/page-with/icon.svg", "/page-with/good",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(NearbyPage) page = resolve_explicit (paths[i]);
+
+      /* The page itself is fine; no icon, and the fallback /favicon.ico (404) was tried */
+      g_test_message ("%s", paths[i]);
+      g_assert_no_error (page->error);
+      g_assert_cmpstr (page->title, ==, "Icon test");
+      g_assert_null (page->icon);
+      g_assert_null (page->icon_type);
+    }
+  g_assert_cmpuint (hits ("/favicon.ico"), >=, G_N_ELEMENTS (paths));
+}
+
+static void
+test_charsets (void)
+{
+  g_autoptr(NearbyPage) legacy = resolve_explicit ("/legacy");
+  g_autoptr(NearbyPage) header = resolve_explicit ("/latin1-header");
+
+  g_assert_cmpstr (legacy->title, ==, "Café “Zur Post”");
+  g_assert_cmpstr (header->title, ==, "Grüße");
+}
+
+static void
+test_hostile_text (void)
+{
+  g_autoptr(NearbyPage) hostile = resolve_explicit ("/hostile-title");
+  g_autoptr(NearbyPage) big = resolve_explicit ("/mb-title");
+  g_autoptr(NearbyPage) untitled = resolve_explicit ("/no-title");
+
+  g_assert_cmpstr (hostile->title, ==, "Paygnp.exe now \xef\xbf\xbd\xef\xbf\xbd");
+  g_assert_cmpuint (g_utf8_strlen (big->title, -1), ==, NEARBY_PAGE_META_MAX_TITLE);
+  /* No title: the host stands in */
+  g_assert_cmpstr (untitled->title, ==, "127.0.0.1");
+  g_assert_cmpstr (untitled->description, ==, "Just text");
+}
+
+static void
+test_endless_bodies (void)
+{
+  g_autoptr(NearbyPage) endless = NULL;
+  g_autoptr(NearbyPage) huge = NULL;
+  g_autoptr(NearbyPage) bomb = NULL;
+  struct rusage usage;
+  long peak_before;
+
+  getrusage (RUSAGE_SELF, &usage);
+  peak_before = usage.ru_maxrss;
+
+  endless = resolve_explicit ("/endless");
+  g_assert_no_error (endless->error);
+  g_assert_cmpstr (endless->title, ==, "Endless");
+  /* The client stopped reading: the server got nowhere near its 64 MB */
+  g_assert_cmpuint (fx.streamed_bytes, <, 16 * 1024 * 1024);
+
+  huge = resolve_explicit ("/huge-length");
+  g_assert_no_error (huge->error);
+  g_assert_cmpstr (huge->title, ==, "Huge");
+  g_assert_cmpstr (huge->description, ==, "big");
+
+  bomb = resolve_explicit ("/gzip-bomb");
+  g_assert_no_error (bomb->error);
+  g_assert_cmpstr (bomb->title, ==, "Bomb");
+
+  /* Had the bomb been read into memory, the peak would have grown by 128 MB. */
+  getrusage (RUSAGE_SELF, &usage);
+  g_test_message ("peak RSS %ld KiB, %ld KiB more than before", usage.ru_maxrss,
+                  usage.ru_maxrss - peak_before);
+  g_assert_cmpint (usage.ru_maxrss - peak_before, <, 64 * 1024);
+}
+
+static void
+test_drip (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  g_autoptr(NearbyPage) page = NULL;
+
+  nearby_resolver_set_deadline (resolver, DRIP_DEADLINE_MS);
+  page = resolve (resolver, "/drip", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+  assert_error (page, NEARBY_RESOLVE_ERROR_TIMEOUT);
+  g_assert_null (page->title);
+}
+
+static void
+test_redirects (void)
+{
+  g_autoptr(NearbyPage) chain = resolve_explicit ("/chain/5");
+  g_autoptr(NearbyPage) too_long = resolve_explicit ("/chain/6");
+  g_autoptr(NearbyPage) loop = resolve_explicit ("/loop");
+  g_autofree char *first = url_for ("/chain/5");
+  NearbyRedirect *hop;
+
+  g_assert_no_error (chain->error);
+  g_assert_cmpstr (chain->title, ==, "Café & Bar");
+  g_assert_cmpuint (chain->redirects->len, ==, 5);
+  hop = g_ptr_array_index (chain->redirects, 0);
+  g_assert_cmpstr (hop->url, ==, first);
+  g_assert_cmpuint (hop->status, ==, 301);
+  hop = g_ptr_array_index (chain->redirects, 1);
+  g_assert_cmpuint (hop->status, ==, 307);
+
+  assert_error (too_long, NEARBY_RESOLVE_ERROR_TOO_MANY_REDIRECTS);
+  assert_error (loop, NEARBY_RESOLVE_ERROR_TOO_MANY_REDIRECTS);
+  g_assert_cmpuint (loop->redirects->len, <=, NEARBY_RESOLVER_MAX_REDIRECTS + 1);
+}
+
+static void
+test_bad_redirects (void)
+{
+  const char *paths[] = { "/to-file", "/to-data", "/to-javascript", "/to-nowhere" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(NearbyPage) page = resolve_explicit (paths[i]);
+
+      assert_error (page, NEARBY_RESOLVE_ERROR_BAD_REDIRECT);
+      g_assert_null (page->title);
+    }
+}
+
+static void
+test_loopback_refused (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  g_autoptr(NearbyPage) literal = NULL;
+  g_autoptr(NearbyPage) rebind = NULL;
+  g_autoptr(NearbyPage) allowed = NULL;
+  g_autoptr(GResolver) fake_dns = g_object_new (rebind_resolver_get_type (), NULL);
+  g_autoptr(GResolver) real_dns = g_resolver_get_default ();
+
+  /* The literal address is refused before connecting */
+  literal = resolve (resolver, "/to-loopback", NEARBY_URL_POLICY_ALLOW_HTTP, NEARBY_RESOLVE_FLAGS_REFRESH);
+  assert_error (literal, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+
+  /* A name that looks public but resolves to loopback is refused once connected */
+  g_resolver_set_default (fake_dns);
+  rebind = resolve (resolver, "/to-rebind", NEARBY_URL_POLICY_ALLOW_HTTP, NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_resolver_set_default (real_dns);
+  assert_error (rebind, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+  g_assert_cmpuint (rebind->redirects->len, ==, 1);
+
+  g_assert_cmpuint (hits ("/secret"), ==, 0);
+
+  /* A connection opened by an explicit look-up is not reused to slip past the policy */
+  {
+    g_autofree char *explicit_url = g_strdup_printf ("http://rebind.test:%u/good", fx.loopback_port);
+    g_autofree char *secret_url = g_strdup_printf ("http://rebind.test:%u/secret", fx.loopback_port);
+    g_autoptr(NearbyPage) opened = NULL;
+    g_autoptr(NearbyPage) reused = NULL;
+
+    g_resolver_set_default (fake_dns);
+    opened = resolve (resolver, explicit_url, NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+    g_assert_no_error (opened->error);
+    reused = resolve (resolver, secret_url, NEARBY_URL_POLICY_ALLOW_HTTP, NEARBY_RESOLVE_FLAGS_REFRESH);
+    g_resolver_set_default (real_dns);
+    assert_error (reused, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+    g_assert_cmpuint (hits ("/secret"), ==, 0);
+  }
+
+  /* Automatic look-ups of plain http need confirmation at all */
+  allowed = resolve (resolver, "/good", NEARBY_URL_POLICY_AUTOMATIC, NEARBY_RESOLVE_FLAGS_REFRESH);
+  assert_error (allowed, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+}
+
+static void
+test_proxy (void)
+{
+  g_autofree char *proxy_url = g_strdup_printf ("http://127.0.0.1:%u", fx.loopback_port);
+  g_autoptr(GProxyResolver) proxy = g_simple_proxy_resolver_new (proxy_url, NULL);
+  g_autoptr(NearbyResolver) resolver = NULL;
+  g_autoptr(NearbyPage) page = NULL;
+  g_autoptr(NearbyPage) lan = NULL;
+
+  resolver = g_object_new (NEARBY_TYPE_RESOLVER,
+                           "deadline", TEST_DEADLINE_MS,
+                           "proxy-resolver", proxy,
+                           NULL);
+  nearby_resolver_set_address_classifier (resolver, test_classifier, NULL);
+
+  /* The proxy the user set up is on loopback: that is fine, it is not the destination */
+  page = resolve (resolver, "http://proxied.test/good", NEARBY_URL_POLICY_ALLOW_HTTP,
+                  NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_no_error (page->error);
+  g_assert_cmpstr (page->title, ==, "Café & Bar");
+  g_assert_cmpstr (page->manifest_name, ==, "Corner Café");
+
+  /* A destination known to be on the local network is still refused */
+  lan = resolve (resolver, "http://192.168.1.1/", NEARBY_URL_POLICY_ALLOW_HTTP,
+                 NEARBY_RESOLVE_FLAGS_REFRESH);
+  assert_error (lan, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
+}
+
+static void
+test_content_types (void)
+{
+  g_autoptr(NearbyPage) json = resolve_explicit ("/json");
+  g_autoptr(NearbyPage) png = resolve_explicit ("/png-as-page");
+  g_autoptr(NearbyPage) lying = resolve_explicit ("/png-labelled-html");
+  g_autoptr(NearbyPage) sniffed = resolve_explicit ("/html-labelled-text");
+
+  assert_error (json, NEARBY_RESOLVE_ERROR_NOT_HTML);
+  assert_error (png, NEARBY_RESOLVE_ERROR_NOT_HTML);
+  assert_error (lying, NEARBY_RESOLVE_ERROR_NOT_HTML);
+  g_assert_no_error (sniffed->error);
+  g_assert_cmpstr (sniffed->title, ==, "Sniffed");
+}
+
+static void
+test_statuses (void)
+{
+  g_autoptr(NearbyPage) missing = resolve_explicit ("/does-not-exist");
+  g_autoptr(NearbyPage) empty = resolve_explicit ("/no-content");
+  g_autoptr(NearbyPage) broken = resolve_explicit ("/broken");
+  g_autoptr(NearbyPage) refused = NULL;
+  g_autoptr(NearbyPage) urn = NULL;
+
+  assert_error (missing, NEARBY_RESOLVE_ERROR_HIDDEN);
+  g_assert_cmpuint (missing->status, ==, 404);
+  assert_error (empty, NEARBY_RESOLVE_ERROR_HIDDEN);
+  assert_error (broken, NEARBY_RESOLVE_ERROR_HTTP);
+  g_assert_cmpuint (broken->status, ==, 500);
+
+  refused = resolve_explicit ("http://127.0.0.1:1/");
+  assert_error (refused, NEARBY_RESOLVE_ERROR_NETWORK);
+  urn = resolve_explicit ("urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+  assert_error (urn, NEARBY_RESOLVE_ERROR_UNSUPPORTED_SCHEME);
+
+  /* Not even text: the page still serialises as valid JSON */
+  {
+    g_autoptr(NearbyPage) garbage = resolve_explicit ("http://\xff\xfe/");
+    g_autofree char *json = nearby_page_to_json (garbage, FALSE);
+
+    assert_error (garbage, NEARBY_RESOLVE_ERROR_INVALID_URL);
+    g_assert_true (g_utf8_validate (json, -1, NULL));
+  }
+}
+
+static void
+test_tls_rejected (void)
+{
+  g_autoptr(NearbyPage) page = NULL;
+  g_autofree char *url = g_strdup_printf ("https://127.0.0.1:%u/good", fx.tls_port);
+
+  page = resolve_explicit (url);
+  assert_error (page, NEARBY_RESOLVE_ERROR_TLS);
+  g_assert_null (page->title);
+}
+
+static void
+test_cache (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  g_autoptr(NearbyPage) first = NULL;
+  g_autoptr(NearbyPage) second = NULL;
+  g_autoptr(NearbyPage) refreshed = NULL;
+  guint before = hits ("/cached");
+
+  first = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_false (first->from_cache);
+  /* max-age=1 is raised to the five-minute floor */
+  g_assert_cmpint (first->expires_at_us - first->fetched_at_us, >=, 299 * G_USEC_PER_SEC);
+  g_assert_cmpint (first->expires_at_us - first->fetched_at_us, <=, G_GINT64_CONSTANT (24) * 3600 * G_USEC_PER_SEC);
+
+  second = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_true (second->from_cache);
+  g_assert_cmpstr (second->title, ==, first->title);
+  g_assert_cmpuint (second->actions->len, ==, 2);
+  g_assert_nonnull (second->icon);
+  g_assert_true (g_bytes_equal (second->icon, first->icon));
+  g_assert_cmpuint (hits ("/cached"), ==, before + 1);
+
+  refreshed = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_false (refreshed->from_cache);
+  g_assert_cmpuint (hits ("/cached"), ==, before + 2);
+}
+
+/* A persistent store that is broken: look-ups still resolve, from the network. */
+
+typedef GObject BrokenCache;
+typedef GObjectClass BrokenCacheClass;
+static GType broken_cache_get_type (void);
+static void broken_cache_iface_init (NearbyPageCacheInterface *iface);
+G_DEFINE_TYPE_WITH_CODE (BrokenCache, broken_cache, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (NEARBY_TYPE_PAGE_CACHE, broken_cache_iface_init))
+
+static guint broken_cache_stores;
+
+static void
+broken_store_async (NearbyPageCache     *cache,
+                    const char          *url,
+                    const char          *page_json,
+                    GBytes              *icon,
+                    const char          *icon_type,
+                    gint64               expires_at_us,
+                    GCancellable        *cancellable,
+                    GAsyncReadyCallback  callback,
+                    gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (cache, cancellable, callback, user_data);
+
+  broken_cache_stores++;
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "Disk full");
+}
+
+static gboolean
+broken_store_finish (NearbyPageCache  *cache,
+                     GAsyncResult     *result,
+                     GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+broken_lookup_async (NearbyPageCache     *cache,
+                     const char          *url,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (cache, cancellable, callback, user_data);
+
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "Database is corrupt");
+}
+
+static gboolean
+broken_lookup_finish (NearbyPageCache  *cache,
+                      GAsyncResult     *result,
+                      char            **page_json,
+                      GBytes          **icon,
+                      char            **icon_type,
+                      gint64           *expires_at_us,
+                      GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+broken_cache_iface_init (NearbyPageCacheInterface *iface)
+{
+  iface->store_async = broken_store_async;
+  iface->store_finish = broken_store_finish;
+  iface->lookup_async = broken_lookup_async;
+  iface->lookup_finish = broken_lookup_finish;
+}
+
+static void
+broken_cache_class_init (BrokenCacheClass *klass)
+{
+}
+
+static void
+broken_cache_init (BrokenCache *self)
+{
+}
+
+static void
+on_stored (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (nearby_page_cache_store_finish (NEARBY_PAGE_CACHE (source), result, NULL));
+  *done = TRUE;
+}
+
+static void
+test_cache_failures (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  g_autoptr(NearbyPageCache) broken = g_object_new (broken_cache_get_type (), NULL);
+  g_autoptr(NearbyPageCache) memory = nearby_memory_page_cache_new ();
+  g_autoptr(NearbyPage) page = NULL;
+  g_autoptr(NearbyPage) fresh = NULL;
+  g_autoptr(NearbyPage) unreadable = NULL;
+  g_autofree char *url = url_for ("/cached");
+  gboolean stored = FALSE;
+  guint before;
+
+  nearby_resolver_set_cache (resolver, broken);
+  page = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_no_error (page->error);
+  g_assert_cmpstr (page->title, ==, "Café & Bar");
+  g_assert_cmpuint (broken_cache_stores, ==, 1);
+
+  /* An expired entry is not used */
+  nearby_resolver_set_cache (resolver, memory);
+  nearby_page_cache_store_async (memory, url, "{\"url\": \"x\", \"title\": \"Stale\"}", NULL, NULL,
+                                 g_get_real_time () - 1, NULL, on_stored, &stored);
+  wait_for_flag (&stored);
+  before = hits ("/cached");
+  fresh = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_cmpstr (fresh->title, ==, "Café & Bar");
+  g_assert_false (fresh->from_cache);
+  g_assert_cmpuint (hits ("/cached"), ==, before + 1);
+
+  /* Nor is one that cannot be read */
+  stored = FALSE;
+  nearby_page_cache_store_async (memory, url, "{not json", NULL, NULL,
+                                 g_get_real_time () + G_USEC_PER_SEC * 600, NULL, on_stored, &stored);
+  wait_for_flag (&stored);
+  unreadable = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
+  g_assert_cmpstr (unreadable->title, ==, "Café & Bar");
+  g_assert_false (unreadable->from_cache);
+  g_assert_cmpuint (hits ("/cached"), ==, before + 2);
+}
+
+static void
+test_json_round_trip (void)
+{
+  g_autoptr(NearbyPage) page = resolve_explicit ("/chain/2");
+  g_autoptr(NearbyPage) copy = NULL;
+  g_autoptr(NearbyPage) failed = resolve_explicit ("/loop");
+  g_autoptr(NearbyPage) failed_copy = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = nearby_page_to_json (page, FALSE);
+  g_autofree char *json_again = NULL;
+  g_autofree char *failed_json = nearby_page_to_json (failed, TRUE);
+  g_autofree char *failed_again = NULL;
+
+  copy = nearby_page_new_from_json (json, page->icon, &error);
+  g_assert_no_error (error);
+  json_again = nearby_page_to_json (copy, FALSE);
+  g_assert_cmpstr (json, ==, json_again);
+  g_assert_true (copy->icon == page->icon);
+
+  failed_copy = nearby_page_new_from_json (failed_json, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_error (failed_copy->error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TOO_MANY_REDIRECTS);
+  failed_again = nearby_page_to_json (failed_copy, TRUE);
+  g_assert_cmpstr (failed_json, ==, failed_again);
+
+  g_assert_null (nearby_page_new_from_json ("[1]", NULL, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_null (nearby_page_new_from_json ("{\"url\": 5}", NULL, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_null (nearby_page_new_from_json ("{", NULL, &error));
+  g_assert_nonnull (error);
+}
+
+static void
+test_dedup_and_priority (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (1);
+  GAsyncResult *results[5] = { NULL };
+  const char *paths[5] = { "/slow", "/good", "/good", "/chain/1", "/page-with/icon.gif" };
+  int priorities[5] = { 0, 9, 9, 1, 5 };
+  guint good_before = hits ("/good");
+  guint start;
+
+  g_ptr_array_set_size (fx.order, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *url = url_for (paths[i]);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, priorities[i], NULL,
+                                     on_resolved, &results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    wait_for ((gpointer *) &results[i]);
+
+  /* Two callers for /good, one request */
+  g_assert_cmpuint (hits ("/good"), ==, good_before + 2);   /* one via /chain/1, one direct */
+  for (guint i = 1; i <= 2; i++)
+    {
+      g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[i], NULL);
+
+      g_assert_cmpstr (page->title, ==, "Café & Bar");
+    }
+
+  /* One at a time, the most urgent first: /slow (already running), /chain/1, the GIF page, /good */
+  start = 0;
+  while (start < fx.order->len && !g_str_equal (g_ptr_array_index (fx.order, start), "/slow"))
+    start++;
+  g_assert_cmpuint (start, <, fx.order->len);
+  {
+    GPtrArray *pages = g_ptr_array_new ();
+
+    for (guint i = start; i < fx.order->len; i++)
+      {
+        const char *path = g_ptr_array_index (fx.order, i);
+
+        if (g_str_equal (path, "/slow") || g_str_equal (path, "/chain/1") ||
+            g_str_equal (path, "/page-with/icon.gif") ||
+            (g_str_equal (path, "/good") && !g_str_equal (g_ptr_array_index (fx.order, i - 1), "/chain/1")))
+          g_ptr_array_add (pages, (gpointer) path);
+      }
+    g_assert_cmpuint (pages->len, ==, 4);
+    g_assert_cmpstr (g_ptr_array_index (pages, 0), ==, "/slow");
+    g_assert_cmpstr (g_ptr_array_index (pages, 1), ==, "/chain/1");
+    g_assert_cmpstr (g_ptr_array_index (pages, 2), ==, "/page-with/icon.gif");
+    g_assert_cmpstr (g_ptr_array_index (pages, 3), ==, "/good");
+    g_ptr_array_unref (pages);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    g_object_unref (results[i]);
+  g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = url_for ("/drip");
+  guint before = hits ("/drip");
+  NearbyPage *page;
+
+  nearby_resolver_set_deadline (resolver, 60000);
+  nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                 NEARBY_RESOLVE_FLAGS_REFRESH, 0, cancellable, on_resolved, &result);
+  {
+    gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+    while (hits ("/drip") == before && g_get_monotonic_time () < give_up)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_cancellable_cancel (cancellable);
+  wait_for ((gpointer *) &result);
+
+  page = nearby_resolver_resolve_finish (resolver, result, &error);
+  g_assert_null (page);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  /* The network work stops too */
+  {
+    gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
+
+    while (nearby_resolver_get_in_flight (resolver) > 0 && g_get_monotonic_time () < give_up)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
+}
+
+static guint
+listen_on_loopback (SoupServer *server,
+                    SoupServerListenOptions options)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+  guint port;
+
+  soup_server_listen (server, address, options, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  port = g_uri_get_port (g_slist_last (uris)->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  return port;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GTlsCertificate) certificate = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cert_file = NULL;
+  g_autofree char *key_file = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  fx.hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  fx.order = g_ptr_array_new_with_free_func (g_free);
+  fx.png_96 = make_image ("png", 96);
+  fx.ico_32 = make_image ("ico", 32);
+  fx.jpeg_48 = make_image ("jpeg", 48);
+  fx.gzip_bomb = make_gzip_bomb ();
+
+  fx.server = soup_server_new ("server-header", "test", NULL);
+  soup_server_add_handler (fx.server, NULL, server_callback, NULL, NULL);
+  fx.public_port = listen_on_loopback (fx.server, 0);
+  fx.loopback_port = listen_on_loopback (fx.server, 0);
+
+  cert_file = g_test_build_filename (G_TEST_DIST, "data", "test-tls-cert.pem", NULL);
+  key_file = g_test_build_filename (G_TEST_DIST, "data", "test-tls-key.pem", NULL);
+  certificate = g_tls_certificate_new_from_files (cert_file, key_file, &error);
+  g_assert_no_error (error);
+  fx.tls_server = soup_server_new ("tls-certificate", certificate, NULL);
+  soup_server_add_handler (fx.tls_server, NULL, server_callback, NULL, NULL);
+  fx.tls_port = listen_on_loopback (fx.tls_server, SOUP_SERVER_LISTEN_HTTPS);
+
+  g_test_add_func ("/resolver/good-page", test_good_page);
+  g_test_add_func ("/resolver/icon-formats", test_icon_formats);
+  g_test_add_func ("/resolver/bad-icons", test_bad_icons);
+  g_test_add_func ("/resolver/charsets", test_charsets);
+  g_test_add_func ("/resolver/hostile-text", test_hostile_text);
+  g_test_add_func ("/resolver/endless-bodies", test_endless_bodies);
+  g_test_add_func ("/resolver/drip", test_drip);
+  g_test_add_func ("/resolver/redirects", test_redirects);
+  g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
+  g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
+  g_test_add_func ("/resolver/proxy", test_proxy);
+  g_test_add_func ("/resolver/content-types", test_content_types);
+  g_test_add_func ("/resolver/statuses", test_statuses);
+  g_test_add_func ("/resolver/tls-rejected", test_tls_rejected);
+  g_test_add_func ("/resolver/cache", test_cache);
+  g_test_add_func ("/resolver/cache-failures", test_cache_failures);
+  g_test_add_func ("/resolver/json-round-trip", test_json_round_trip);
+  g_test_add_func ("/resolver/dedup-and-priority", test_dedup_and_priority);
+  g_test_add_func ("/resolver/cancel", test_cancel);
+
+  status = g_test_run ();
+
+  soup_server_disconnect (fx.server);
+  soup_server_disconnect (fx.tls_server);
+  g_clear_object (&fx.server);
+  g_clear_object (&fx.tls_server);
+  g_hash_table_unref (fx.hits);
+  g_ptr_array_unref (fx.order);
+  g_bytes_unref (fx.png_96);
+  g_bytes_unref (fx.ico_32);
+  g_bytes_unref (fx.jpeg_48);
+  g_bytes_unref (fx.gzip_bomb);
+  g_free (fx.last_user_agent);
+
+  return status;
+}

@@ -1,0 +1,1410 @@
+/* test-scanner.c: NearbyScanner and `nearby scan` against a mock bluetoothd on a private bus
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "nearby-distance.h"
+#include "nearby-replay.h"
+#include "nearby-scanner.h"
+
+#define MOCK_IFACE      "org.bluez.Mock"
+#define DBUSMOCK_IFACE  "org.freedesktop.DBus.Mock"
+#define ADAPTER_IFACE   "org.bluez.Adapter1"
+#define HCI0            "/org/bluez/hci0"
+#define WAIT_SECONDS    60
+
+#define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
+#define UUID_FED8 "0000fed8-0000-1000-8000-00805f9b34fb"
+
+typedef struct {
+  GSubprocess     *mock;
+  GDBusConnection *bus;
+  NearbyScanner   *scanner;
+  GPtrArray       *sightings;
+  GHashTable      *last_rssi;       /* address -> rssi + 1000 */
+  gboolean         keep_sightings;
+  guint64          n_sightings;
+} Fixture;
+
+/* Waiting */
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+wake_up (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Conditions that ask the mock (a method call) need the loop to wake up now and then. */
+#define WAIT_UNTIL(condition)                                                     \
+  G_STMT_START {                                                                  \
+    gboolean timed_out_ = FALSE;                                                  \
+    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_flag, &timed_out_); \
+    guint poll_id_ = g_timeout_add (20, wake_up, NULL);                           \
+    while (!(condition) && !timed_out_)                                           \
+      g_main_context_iteration (NULL, TRUE);                                      \
+    if (!timed_out_)                                                              \
+      g_source_remove (timeout_id_);                                              \
+    g_source_remove (poll_id_);                                                   \
+    g_assert_true (condition);                                                    \
+  } G_STMT_END
+
+/* Lets the main loop run for a while, to observe what happens meanwhile (no assertion on time). */
+static void
+run_for_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* The mock */
+
+static void
+on_name_appeared (GDBusConnection *connection,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+on_name_vanished (GDBusConnection *connection,
+                  const char      *name,
+                  gpointer         data)
+{
+  *(gboolean *) data = FALSE;
+}
+
+static void
+start_mock (Fixture *f)
+{
+  g_autofree char *template = g_test_build_filename (G_TEST_DIST, "bluez_nearby.py", NULL);
+  g_autoptr(GError) error = NULL;
+  gboolean owned = FALSE;
+  guint watch;
+
+  f->mock = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
+                              PYTHON3, "-m", "dbusmock", "--system", "--template", template,
+                              NULL);
+  g_assert_no_error (error);
+
+  watch = g_bus_watch_name_on_connection (f->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          on_name_appeared, on_name_vanished, &owned, NULL);
+  WAIT_UNTIL (owned);
+  g_bus_unwatch_name (watch);
+}
+
+static void
+stop_mock (Fixture *f)
+{
+  gboolean owned = TRUE;
+  guint watch;
+
+  if (f->mock == NULL)
+    return;
+
+  g_subprocess_send_signal (f->mock, SIGTERM);
+  g_subprocess_wait (f->mock, NULL, NULL);
+  g_clear_object (&f->mock);
+
+  watch = g_bus_watch_name_on_connection (f->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          on_name_appeared, on_name_vanished, &owned, NULL);
+  WAIT_UNTIL (!owned);
+  g_bus_unwatch_name (watch);
+}
+
+static GVariant *
+call (Fixture    *f,
+      const char *path,
+      const char *interface,
+      const char *method,
+      GVariant   *parameters,
+      const char *reply_type)
+{
+  g_autoptr(GError) error = NULL;
+  GVariant *reply;
+
+  reply = g_dbus_connection_call_sync (f->bus, "org.bluez", path, interface, method, parameters,
+                                       reply_type != NULL ? G_VARIANT_TYPE (reply_type) : NULL,
+                                       G_DBUS_CALL_FLAGS_NO_AUTO_START, 30000, NULL, &error);
+  g_assert_no_error (error);
+
+  return reply;
+}
+
+static void
+call_mock (Fixture    *f,
+           const char *method,
+           GVariant   *parameters)
+{
+  g_autoptr(GVariant) reply = call (f, "/", MOCK_IFACE, method, parameters, NULL);
+}
+
+static void
+add_adapter (Fixture    *f,
+             const char *name,
+             gboolean    powered)
+{
+  call_mock (f, "AddAdapter", g_variant_new ("(sb)", name, powered));
+}
+
+static guint
+count_calls (Fixture    *f,
+             const char *adapter_path,
+             const char *method)
+{
+  g_autoptr(GVariant) reply = call (f, adapter_path, DBUSMOCK_IFACE, "GetMethodCalls",
+                                    g_variant_new ("(s)", method), "(a(tav))");
+  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
+
+  return g_variant_n_children (calls);
+}
+
+static GVariant *
+bytes_variant (const guint8 *data,
+               gsize         len)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, len, 1);
+}
+
+/* ServiceData as bluetoothd publishes it: a{sv} with ay values. */
+static GVariant *
+service_data (const char   *uuid,
+              const guint8 *data,
+              gsize         len)
+{
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&builder, "{sv}", uuid, bytes_variant (data, len));
+
+  return g_variant_builder_end (&builder);
+}
+
+static GVariant *
+url_service_data (const char *url,
+                  int         tx_power)
+{
+  guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
+  gsize len = 0;
+  gsize excess = 0;
+
+  g_assert_cmpint (nearby_frame_encode_eddystone_url (url, tx_power, frame, &len, &excess),
+                   ==, NEARBY_FRAME_OK);
+
+  return service_data (UUID_FEAA, frame, len);
+}
+
+static GVariant *
+tlm_service_data (void)
+{
+  static const guint8 tlm[] = {
+    0x20, 0x00, 0x0b, 0xb8, 0x16, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x64
+  };
+
+  return service_data (UUID_FEAA, tlm, sizeof tlm);
+}
+
+/* Adds a device to hci0. @first: a{sv} of properties, floating. */
+static char *
+add_beacon (Fixture    *f,
+            const char *address,
+            GVariant   *properties)
+{
+  g_autoptr(GVariant) reply = NULL;
+  char *path = NULL;
+
+  reply = call (f, "/", MOCK_IFACE, "AddBeacon",
+                g_variant_new ("(ss@a{sv})", "hci0", address, properties), "(o)");
+  g_variant_get (reply, "(o)", &path);
+
+  return path;
+}
+
+static GVariant *
+props (const char *first_name,
+       ...)
+{
+  GVariantBuilder builder;
+  const char *name = first_name;
+  va_list args;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  va_start (args, first_name);
+  while (name != NULL)
+    {
+      g_variant_builder_add (&builder, "{sv}", name, va_arg (args, GVariant *));
+      name = va_arg (args, const char *);
+    }
+  va_end (args);
+
+  return g_variant_builder_end (&builder);
+}
+
+static void
+update_device (Fixture    *f,
+               const char *path,
+               GVariant   *changed,
+               const char *invalidated)
+{
+  const char *none[] = { NULL };
+  const char *one[] = { invalidated, NULL };
+
+  call_mock (f, "UpdateDevice",
+             g_variant_new ("(o@a{sv}^as)", path, changed, invalidated != NULL ? one : none));
+}
+
+/* The scanner */
+
+static void
+on_sighting (NearbySource         *source,
+             const NearbySighting *sighting,
+             Fixture              *f)
+{
+  f->n_sightings++;
+  g_hash_table_insert (f->last_rssi, g_strdup (sighting->address),
+                       GINT_TO_POINTER (sighting->rssi + 1000));
+  if (f->keep_sightings)
+    g_ptr_array_add (f->sightings, nearby_sighting_copy (sighting));
+}
+
+static void
+create_scanner (Fixture    *f,
+                const char *adapter)
+{
+  f->scanner = g_object_new (NEARBY_TYPE_SCANNER,
+                             "adapter", adapter,
+                             "retry-interval", 100,
+                             "retry-interval-max", 400,
+                             NULL);
+  g_signal_connect (f->scanner, "sighting", G_CALLBACK (on_sighting), f);
+}
+
+static NearbySourceState
+scanner_state (Fixture *f)
+{
+  return nearby_source_get_state (NEARBY_SOURCE (f->scanner));
+}
+
+static const NearbySighting *
+last_sighting (Fixture *f)
+{
+  g_assert_cmpuint (f->sightings->len, >, 0);
+  return g_ptr_array_index (f->sightings, f->sightings->len - 1);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_connection_set_exit_on_close (f->bus, FALSE);
+  f->sightings = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_sighting_free);
+  f->last_rssi = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  f->keep_sightings = TRUE;
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  if (f->scanner != NULL)
+    g_assert_finalize_object (f->scanner);
+  stop_mock (f);
+  g_clear_pointer (&f->sightings, g_ptr_array_unref);
+  g_clear_pointer (&f->last_rssi, g_hash_table_unref);
+  g_clear_object (&f->bus);
+}
+
+/* Starts the mock with a powered hci0 and a scanner, and waits until it scans. */
+static void
+start_scanning (Fixture *f)
+{
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  create_scanner (f, NULL);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+}
+
+/* Tests */
+
+static void
+test_url_and_distance (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GVariant) filter = NULL;
+  g_autoptr(GVariant) filter_dict = NULL;
+  g_autofree char *path = NULL;
+  gboolean duplicate_data = FALSE;
+  const char *transport = NULL;
+  const NearbySighting *sighting;
+
+  start_scanning (f);
+  g_assert_cmpstr (nearby_scanner_get_adapter_path (f->scanner), ==, HCI0);
+
+  /* The filter that makes bluetoothd report every advert, set before StartDiscovery. */
+  filter = call (f, "/", MOCK_IFACE, "GetDiscoveryFilter", g_variant_new ("(s)", "hci0"),
+                 "(a{sv})");
+  filter_dict = g_variant_get_child_value (filter, 0);
+  g_assert_true (g_variant_lookup (filter_dict, "Transport", "&s", &transport));
+  g_assert_cmpstr (transport, ==, "le");
+  g_assert_true (g_variant_lookup (filter_dict, "DuplicateData", "b", &duplicate_data));
+  g_assert_true (duplicate_data);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+
+  /* -20 dBm at 0 m heard at -61 dBm: one metre away. */
+  path = add_beacon (f, "C0:FF:EE:00:00:01",
+                     props ("RSSI", g_variant_new_int16 (-61),
+                            "ServiceData", url_service_data ("https://example.com/", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+  sighting = last_sighting (f);
+  g_assert_cmpstr (sighting->address, ==, "C0:FF:EE:00:00:01");
+  g_assert_cmpint (sighting->frame.error, ==, NEARBY_FRAME_OK);
+  g_assert_cmpint (sighting->frame.kind, ==, NEARBY_FRAME_KIND_URL);
+  g_assert_cmpstr (sighting->frame.url, ==, "https://example.com/");
+  g_assert_cmpint (sighting->rssi, ==, -61);
+  g_assert_cmpfloat_with_epsilon (nearby_distance_estimate (sighting->frame.tx_power,
+                                                            sighting->rssi, 2.0),
+                                  1.0, 1e-6);
+  g_assert_cmpuint (sighting->raw_len, >, 2);
+  g_assert_cmpint (sighting->raw[0], ==, 0x10);
+
+  /* An RSSI change is an advert: the URL comes again, ten metres away now. */
+  update_device (f, path, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 2);
+  sighting = last_sighting (f);
+  g_assert_cmpstr (sighting->frame.url, ==, "https://example.com/");
+  g_assert_cmpint (sighting->rssi, ==, -81);
+  g_assert_cmpfloat_with_epsilon (nearby_distance_estimate (sighting->frame.tx_power,
+                                                            sighting->rssi, 2.0),
+                                  10.0, 1e-6);
+
+  /* Invalidated RSSI (discovery ended elsewhere): the next frame has no RSSI. */
+  update_device (f, path, props (NULL, NULL), "RSSI");
+  update_device (f, path, props ("ServiceData", url_service_data ("https://example.com/", -20),
+                                 NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 3);
+  g_assert_cmpint (last_sighting (f)->rssi, ==, NEARBY_RSSI_UNKNOWN);
+}
+
+static void
+test_rotation (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+
+  start_scanning (f);
+
+  path = add_beacon (f, "C0:FF:EE:00:00:02",
+                     props ("RSSI", g_variant_new_int16 (-70),
+                            "ServiceData", url_service_data ("https://example.com/a", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+
+  /* The same FEAA key now holds a TLM frame, then the URL again. */
+  update_device (f, path, props ("ServiceData", tlm_service_data (), NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 2);
+  g_assert_cmpint (last_sighting (f)->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
+  g_assert_cmpuint (last_sighting (f)->frame.battery_mv, ==, 3000);
+
+  /* With the TLM frame in ServiceData, an RSSI change still means the URL is around. */
+  update_device (f, path, props ("RSSI", g_variant_new_int16 (-65), NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 3);
+  g_assert_cmpint (last_sighting (f)->frame.kind, ==, NEARBY_FRAME_KIND_URL);
+  g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/a");
+  g_assert_cmpint (last_sighting (f)->rssi, ==, -65);
+
+  update_device (f, path, props ("ServiceData", url_service_data ("https://example.com/b", -20),
+                                 NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 4);
+  g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/b");
+}
+
+static void
+test_two_devices_one_url (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  const NearbySighting *a, *b;
+
+  start_scanning (f);
+
+  first = add_beacon (f, "C0:FF:EE:00:00:03",
+                      props ("RSSI", g_variant_new_int16 (-50),
+                             "ServiceData", url_service_data ("https://example.org/", -20),
+                             NULL));
+  second = add_beacon (f, "C0:FF:EE:00:00:04",
+                       props ("RSSI", g_variant_new_int16 (-80),
+                              "ServiceData", url_service_data ("https://example.org/", -20),
+                              NULL));
+  WAIT_UNTIL (f->sightings->len == 2);
+  a = g_ptr_array_index (f->sightings, 0);
+  b = g_ptr_array_index (f->sightings, 1);
+  g_assert_cmpstr (a->frame.url, ==, b->frame.url);
+  g_assert_cmpstr (a->address, !=, b->address);
+  g_assert_cmpint (a->rssi, ==, -50);
+  g_assert_cmpint (b->rssi, ==, -80);
+}
+
+static void
+test_data_after_interfaces_added (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+
+  start_scanning (f);
+
+  /* bluetoothd often announces a device before its service data arrives. */
+  path = add_beacon (f, "C0:FF:EE:00:00:05", props (NULL, NULL));
+  update_device (f, path, props ("RSSI", g_variant_new_int16 (-75), NULL), NULL);
+  run_for_ms (200);
+  g_assert_cmpuint (f->sightings->len, ==, 0);
+
+  update_device (f, path,
+                 props ("ServiceData", url_service_data ("https://example.net/", -20), NULL),
+                 NULL);
+  WAIT_UNTIL (f->sightings->len == 1);
+  g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.net/");
+  g_assert_cmpint (last_sighting (f)->rssi, ==, -75);
+}
+
+static void
+test_wrong_types_ignored (Fixture       *f,
+                          gconstpointer  data)
+{
+  static const guint8 url_frame[] = { 0x10, 0xec, 0x03, 'x', 0x07 };
+  g_autofree char *path = NULL;
+  GVariantBuilder outer, inner;
+  GVariant *nested_service_data;
+  GVariant *nested_manufacturer_data;
+
+  start_scanning (f);
+
+  /* The stock dbusmock types: aa{sv} and aa{qv}, and an int32 RSSI. */
+  g_variant_builder_init (&outer, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_builder_init (&inner, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&inner, "{sv}", UUID_FEAA, bytes_variant (url_frame, sizeof url_frame));
+  g_variant_builder_add_value (&outer, g_variant_builder_end (&inner));
+  nested_service_data = g_variant_builder_end (&outer);
+  g_variant_builder_init (&outer, G_VARIANT_TYPE ("aa{qv}"));
+  g_variant_builder_init (&inner, G_VARIANT_TYPE ("a{qv}"));
+  g_variant_builder_add (&inner, "{qv}", 0x004c, bytes_variant (url_frame, sizeof url_frame));
+  g_variant_builder_add_value (&outer, g_variant_builder_end (&inner));
+  nested_manufacturer_data = g_variant_builder_end (&outer);
+
+  path = add_beacon (f, "C0:FF:EE:00:00:06",
+                     props ("RSSI", g_variant_new_int32 (-60),
+                            "ServiceData", nested_service_data,
+                            "ManufacturerData", nested_manufacturer_data,
+                            NULL));
+
+  /* The right container with a wrong value type, and a string where bytes belong. */
+  g_variant_builder_init (&inner, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&inner, "{sv}", UUID_FEAA, g_variant_new_string ("https://x"));
+  update_device (f, path, props ("ServiceData", g_variant_builder_end (&inner), NULL), NULL);
+  update_device (f, path, props ("ServiceData", g_variant_new_string ("nonsense"),
+                                 "ManufacturerData", g_variant_new_uint32 (7),
+                                 "RSSI", g_variant_new_string ("loud"),
+                                 NULL), NULL);
+  run_for_ms (200);
+  g_assert_cmpuint (f->sightings->len, ==, 0);
+
+  /* Still alive, and the well-typed data works; the RSSI never had a usable type. */
+  update_device (f, path, props ("ServiceData", service_data (UUID_FEAA, url_frame,
+                                                              sizeof url_frame), NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 1);
+  g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://x.com");
+  g_assert_cmpint (last_sighting (f)->rssi, ==, NEARBY_RSSI_UNKNOWN);
+}
+
+static void
+test_ibeacon_and_invalid_frames (Fixture       *f,
+                                 gconstpointer  data)
+{
+  static const guint8 ibeacon[] = {
+    0x02, 0x15,
+    0xe2, 0xc5, 0x6d, 0xb5, 0xdf, 0xfb, 0x48, 0xd2, 0xb0, 0x60, 0xd0, 0xf5, 0xa7, 0x10, 0x96, 0xe0,
+    0x00, 0x01, 0x00, 0x02, 0xc5
+  };
+  static const guint8 reserved_byte[] = { 0x10, 0xec, 0x03, 'a', 0x1f };
+  g_autofree char *apple = NULL;
+  g_autofree char *broken = NULL;
+  GVariantBuilder builder;
+
+  start_scanning (f);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{qv}"));
+  g_variant_builder_add (&builder, "{qv}", 0x004c, bytes_variant (ibeacon, sizeof ibeacon));
+  g_variant_builder_add (&builder, "{qv}", 0x0006, bytes_variant (ibeacon, sizeof ibeacon));
+  apple = add_beacon (f, "C0:FF:EE:00:00:07",
+                      props ("RSSI", g_variant_new_int16 (-59),
+                             "ManufacturerData", g_variant_builder_end (&builder),
+                             NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+  g_assert_cmpint (last_sighting (f)->frame.kind, ==, NEARBY_FRAME_KIND_IBEACON);
+  g_assert_cmpuint (last_sighting (f)->frame.ibeacon_minor, ==, 2);
+  g_assert_cmpuint (last_sighting (f)->frame.service_uuid, ==, 0);
+
+  /* A broken URL frame is reported with its error, for `nearby scan --all`. */
+  broken = add_beacon (f, "C0:FF:EE:00:00:08",
+                       props ("ServiceData", service_data (UUID_FEAA, reserved_byte,
+                                                           sizeof reserved_byte),
+                              NULL));
+  WAIT_UNTIL (f->sightings->len == 2);
+  g_assert_cmpint (last_sighting (f)->frame.error, ==, NEARBY_FRAME_ERROR_RESERVED_BYTE);
+  g_assert_cmpuint (last_sighting (f)->frame.service_uuid, ==, 0xfeaa);
+}
+
+static void
+test_bluetoothd_restart (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *again = NULL;
+  g_autoptr(GVariant) filter = NULL;
+  g_autoptr(GVariant) filter_dict = NULL;
+  const char *transport = NULL;
+
+  start_scanning (f);
+  path = add_beacon (f, "C0:FF:EE:00:00:09",
+                     props ("RSSI", g_variant_new_int16 (-60),
+                            "ServiceData", url_service_data ("https://example.com/r", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+
+  stop_mock (f);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_SERVICE);
+  g_assert_null (nearby_scanner_get_adapter_path (f->scanner));
+
+  /* A new bluetoothd knows nothing of the old session: filter and discovery again. */
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 1);
+  g_assert_cmpuint (count_calls (f, HCI0, "SetDiscoveryFilter"), ==, 1);
+  filter = call (f, "/", MOCK_IFACE, "GetDiscoveryFilter", g_variant_new ("(s)", "hci0"),
+                 "(a{sv})");
+  filter_dict = g_variant_get_child_value (filter, 0);
+  g_assert_true (g_variant_lookup (filter_dict, "Transport", "&s", &transport));
+  g_assert_cmpstr (transport, ==, "le");
+
+  /* The beacon still broadcasting is seen again. */
+  again = add_beacon (f, "C0:FF:EE:00:00:09",
+                      props ("RSSI", g_variant_new_int16 (-62),
+                             "ServiceData", url_service_data ("https://example.com/r", -20),
+                             NULL));
+  WAIT_UNTIL (f->sightings->len == 2);
+  g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/r");
+  g_assert_cmpint (last_sighting (f)->rssi, ==, -62);
+}
+
+static void
+power_on_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (nearby_scanner_power_on_finish (NEARBY_SCANNER (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_power_cycle (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *path = NULL;
+  gboolean powered = FALSE;
+
+  start_scanning (f);
+
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
+  g_assert_cmpstr (message, ==, "Bluetooth is off");
+
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 2);
+  g_assert_cmpuint (count_calls (f, HCI0, "SetDiscoveryFilter"), ==, 2);
+
+  /* The app's "Turn on" button. */
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
+  nearby_scanner_power_on_async (f->scanner, NULL, power_on_cb, &powered);
+  WAIT_UNTIL (powered);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 3);
+
+  path = add_beacon (f, "C0:FF:EE:00:00:0A",
+                     props ("ServiceData", url_service_data ("https://example.com/p", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+}
+
+static void
+test_blocked (Fixture       *f,
+              gconstpointer  data)
+{
+  start_scanning (f);
+
+  call_mock (f, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_BLOCKED);
+
+  /* NotReady from StartDiscovery also means blocked; it is retried, not fatal. */
+  call_mock (f, "SetBlocked", g_variant_new ("(sb)", "hci0", FALSE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
+  call_mock (f, "FailStartDiscovery",
+             g_variant_new ("(s^as)", "hci0", (const char *[]) { "org.bluez.Error.NotReady", NULL }));
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_BLOCKED);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+}
+
+static void
+test_start_failure (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *message = NULL;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  call_mock (f, "FailStartDiscovery",
+             g_variant_new ("(s^as)", "hci0",
+                            (const char *[]) { "org.bluez.Error.Failed", NULL }));
+  create_scanner (f, NULL);
+
+  /* The error is shown with bluetoothd's words, and discovery is tried again. */
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_ERROR);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
+  g_assert_cmpstr (message, ==, "Bluetooth discovery failed: Mock failure org.bluez.Error.Failed");
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_null (nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner)));
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 2);
+}
+
+static void
+test_adapter_hotplug (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *message = NULL;
+
+  start_mock (f);
+  create_scanner (f, NULL);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_ADAPTER);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
+  g_assert_cmpstr (message, ==, "No Bluetooth adapter found");
+
+  add_adapter (f, "hci0", TRUE);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+
+  /* Unplugged, then plugged back in. */
+  call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_ADAPTER);
+  add_adapter (f, "hci0", TRUE);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+
+  /* With a second adapter, losing the first moves the scan over. */
+  add_adapter (f, "hci1", TRUE);
+  call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+  WAIT_UNTIL (g_strcmp0 (nearby_scanner_get_adapter_path (f->scanner), "/org/bluez/hci1") == 0);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  WAIT_UNTIL (count_calls (f, "/org/bluez/hci1", "StartDiscovery") == 1);
+}
+
+static void
+test_named_adapter (Fixture       *f,
+                    gconstpointer  data)
+{
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  create_scanner (f, "hci1");
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_ADAPTER);
+
+  add_adapter (f, "hci1", TRUE);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpstr (nearby_scanner_get_adapter_path (f->scanner), ==, "/org/bluez/hci1");
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 0);
+  g_assert_cmpuint (count_calls (f, "/org/bluez/hci1", "StartDiscovery"), ==, 1);
+}
+
+static void
+test_no_service (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *message = NULL;
+
+  create_scanner (f, NULL);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_SERVICE);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
+  g_assert_cmpstr (message, ==, "The Bluetooth service is not running");
+
+  /* bluetoothd starts later. */
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+}
+
+static void
+test_in_progress_backs_off (Fixture       *f,
+                            gconstpointer  data)
+{
+  const char *three[] = {
+    "org.bluez.Error.InProgress", "org.bluez.Error.InProgress", "org.bluez.Error.InProgress",
+    NULL
+  };
+  g_autoptr(GPtrArray) forever = g_ptr_array_new ();
+  guint calls;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  call_mock (f, "FailStartDiscovery", g_variant_new ("(s^as)", "hci0", three));
+  create_scanner (f, NULL);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 4);
+
+  /* bluetoothd answering InProgress for good: the scanner keeps retrying, slowly. With a
+   * 100 ms first delay doubling to 400 ms, two seconds hold at most about 7 attempts; a tight
+   * loop would make hundreds. */
+  for (guint i = 0; i < 1000; i++)
+    g_ptr_array_add (forever, (gpointer) "org.bluez.Error.InProgress");
+  g_ptr_array_add (forever, NULL);
+  call_mock (f, "FailStartDiscovery",
+             g_variant_new ("(s^as)", "hci0", (const char * const *) forever->pdata));
+  g_variant_unref (call (f, HCI0, DBUSMOCK_IFACE, "ClearCalls", NULL, NULL));
+  g_variant_unref (call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
+  run_for_ms (2000);
+  calls = count_calls (f, HCI0, "StartDiscovery");
+  g_test_message ("StartDiscovery calls in 2 s of InProgress: %u", calls);
+  g_assert_cmpuint (calls, >=, 1);
+  g_assert_cmpuint (calls, <=, 12);
+}
+
+static void
+test_discovery_stopped_elsewhere (Fixture       *f,
+                                  gconstpointer  data)
+{
+  start_scanning (f);
+
+  /* Discovering goes false without our asking (another client, a bluetoothd hiccup). */
+  g_variant_unref (call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
+  WAIT_UNTIL (nearby_scanner_get_restart_count (f->scanner) == 1);
+  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 2);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpuint (count_calls (f, HCI0, "SetDiscoveryFilter"), ==, 2);
+}
+
+static void
+test_stall_watchdog (Fixture       *f,
+                     gconstpointer  data)
+{
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  create_scanner (f, NULL);
+  g_object_set (f->scanner, "stall-timeout", 300, NULL);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+
+  /* Nothing heard: discovery is stopped and started again, less often each time. */
+  WAIT_UNTIL (nearby_scanner_get_restart_count (f->scanner) >= 2);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), >=, 1);
+  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") >= 3);
+  g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_SCANNING);
+}
+
+static void
+test_dispose_stops_discovery (Fixture       *f,
+                              gconstpointer  data)
+{
+  start_scanning (f);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 0);
+
+  g_assert_finalize_object (g_steal_pointer (&f->scanner));
+  WAIT_UNTIL (count_calls (f, HCI0, "StopDiscovery") == 1);
+}
+
+static void
+stop_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (nearby_scanner_stop_finish (NEARBY_SCANNER (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_stop (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *late = NULL;
+  gboolean stopped = FALSE;
+
+  start_scanning (f);
+  path = add_beacon (f, "C0:FF:EE:00:00:0B",
+                     props ("ServiceData", url_service_data ("https://example.com/s", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+
+  /* bluetoothd has confirmed by the time the callback runs. */
+  nearby_scanner_stop_async (f->scanner, NULL, stop_cb, &stopped);
+  WAIT_UNTIL (stopped);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
+
+  /* Nothing more is reported, whatever bluetoothd does next. */
+  late = add_beacon (f, "C0:FF:EE:00:00:0C",
+                     props ("ServiceData", url_service_data ("https://example.com/t", -20),
+                            NULL));
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  run_for_ms (300);
+  g_assert_cmpuint (f->sightings->len, ==, 1);
+  g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
+  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+
+  /* Disposing a stopped scanner sends nothing more. */
+  g_assert_finalize_object (g_steal_pointer (&f->scanner));
+  run_for_ms (100);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+}
+
+static void
+on_flood_finished (GDBusConnection *connection,
+                   const char      *sender,
+                   const char      *path,
+                   const char      *interface,
+                   const char      *signal,
+                   GVariant        *parameters,
+                   gpointer         data)
+{
+  g_variant_get (parameters, "(u)", (guint *) data);
+}
+
+static gboolean
+flood_caught_up (Fixture *f,
+                 guint    n_devices)
+{
+  for (guint i = 0; i < n_devices; i++)
+    {
+      g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:%02X:%02X", i / 256, i % 256);
+      int expected = -40 - (int) (i % 50);
+
+      if (GPOINTER_TO_INT (g_hash_table_lookup (f->last_rssi, address)) != expected + 1000)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+static void
+test_rssi_flood (Fixture       *f,
+                 gconstpointer  data)
+{
+  const guint n_devices = 300;
+  g_autoptr(GVariant) ticks = NULL;
+  guint signals_sent = 0;
+  guint subscription;
+  double cpu_before, cpu_after;
+  gint64 started, finished, caught_up;
+
+  f->keep_sightings = FALSE;
+  start_scanning (f);
+
+  /* Path order in the mock is address order, so device i ends at -40 - i % 50. */
+  for (guint i = 0; i < n_devices; i++)
+    {
+      g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:%02X:%02X", i / 256, i % 256);
+      g_autofree char *url = g_strdup_printf ("https://example.com/%u", i);
+      g_autofree char *path = add_beacon (f, address,
+                                          props ("RSSI", g_variant_new_int16 (-90),
+                                                 "ServiceData", url_service_data (url, -20),
+                                                 NULL));
+    }
+  WAIT_UNTIL (g_hash_table_size (f->last_rssi) == n_devices);
+
+  subscription = g_dbus_connection_signal_subscribe (f->bus, "org.bluez", MOCK_IFACE,
+                                                     "FloodFinished", "/", NULL,
+                                                     G_DBUS_SIGNAL_FLAGS_NONE,
+                                                     on_flood_finished, &signals_sent, NULL);
+  f->n_sightings = 0;
+  cpu_before = cpu_seconds ();
+  started = g_get_monotonic_time ();
+  ticks = call (f, "/", MOCK_IFACE, "FloodRssi", g_variant_new ("(suu)", "hci0", 10, 10000),
+                "(u)");
+  WAIT_UNTIL (signals_sent > 0);
+  finished = g_get_monotonic_time ();
+  WAIT_UNTIL (flood_caught_up (f, n_devices));
+  caught_up = g_get_monotonic_time ();
+  cpu_after = cpu_seconds ();
+  g_dbus_connection_signal_unsubscribe (f->bus, subscription);
+
+  g_test_message ("RSSI flood: %u devices, %u updates sent in %.1f s, %" G_GUINT64_FORMAT
+                  " sightings; caught up %.3f s after the last one; %.2f s of CPU in this "
+                  "process (%.1f us per update)",
+                  n_devices, signals_sent, (finished - started) / 1e6, f->n_sightings,
+                  (caught_up - finished) / 1e6, cpu_after - cpu_before,
+                  (cpu_after - cpu_before) * 1e6 / MAX (signals_sent, 1));
+  g_assert_cmpuint (signals_sent, ==, n_devices * 100);
+  /* Every update became a sighting: nothing was coalesced away or dropped. */
+  g_assert_cmpuint (f->n_sightings, ==, signals_sent);
+}
+
+/* `nearby scan` end to end */
+
+static GSubprocess *
+spawn_nearby (GSubprocessFlags   flags,
+              GError           **error,
+              ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *binary = g_getenv ("NEARBY_BINARY");
+  const char *arg;
+  va_list args;
+
+  g_assert_nonnull (binary);
+  g_ptr_array_add (argv, (gpointer) binary);
+  va_start (args, error);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  return g_subprocess_newv ((const char * const *) argv->pdata, flags, error);
+}
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+/* Runs the subprocess to its end while the main loop (and so the test's bus) keeps going. */
+static int
+finish_nearby (GSubprocess  *process,
+               char        **out,
+               char        **err)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+
+  return g_subprocess_get_exit_status (process);
+}
+
+static void
+test_cli_scan_json (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *tlm = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GRegex) time_format = g_regex_new ("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$",
+                                               0, 0, NULL);
+  guint n_url_lines = 0;
+  int status;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  url = add_beacon (f, "C0:FF:EE:00:01:01",
+                    props ("RSSI", g_variant_new_int16 (-61),
+                           "ServiceData", url_service_data ("https://example.com/cli", -20),
+                           NULL));
+  tlm = add_beacon (f, "C0:FF:EE:00:01:02",
+                    props ("RSSI", g_variant_new_int16 (-70),
+                           "ServiceData", tlm_service_data (),
+                           NULL));
+
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          "scan", "--json", "--duration", "3", NULL);
+  g_assert_no_error (error);
+  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 1);
+  update_device (f, url, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
+  update_device (f, tlm, props ("RSSI", g_variant_new_int16 (-71), NULL), NULL);
+
+  status = finish_nearby (process, &out, &err);
+  g_test_message ("stdout:\n%sstderr:\n%s", out, err);
+  g_assert_cmpint (status, ==, 0);
+
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *object;
+
+      g_autoptr(NearbySighting) replayed = NULL;
+
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, &error));
+      g_assert_no_error (error);
+      object = json_node_get_object (json_parser_get_root (parser));
+
+      /* A capture replays as what was seen. */
+      replayed = nearby_replay_parse_line (lines[i], &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (replayed->address, ==, "C0:FF:EE:00:01:01");
+      g_assert_cmpstr (replayed->frame.url, ==, "https://example.com/cli");
+      g_assert_cmpint (replayed->rssi, ==, json_object_get_int_member (object, "rssi"));
+
+      g_assert_true (g_regex_match (time_format, json_object_get_string_member (object, "time"),
+                                    0, NULL));
+      /* Without --all only URL frames are printed. */
+      g_assert_cmpstr (json_object_get_string_member (object, "address"), ==,
+                       "C0:FF:EE:00:01:01");
+      g_assert_cmpstr (json_object_get_string_member (object, "url"), ==,
+                       "https://example.com/cli");
+      g_assert_cmpstr (json_object_get_string_member (object, "uuid"), ==, "feaa");
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "raw"), "10ec"));
+      g_assert_cmpint (json_object_get_int_member (object, "tx_power"), ==, -20);
+      if (json_object_get_int_member (object, "rssi") == -61)
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "distance_m"),
+                                        1.0, 0.01);
+      else
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "distance_m"),
+                                        10.0, 0.01);
+      n_url_lines++;
+    }
+  g_assert_cmpuint (n_url_lines, ==, 2);
+
+  /* Discovery was stopped before the process ended. */
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+}
+
+static void
+test_cli_scan_all (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *tlm = NULL;
+  g_autoptr(NearbySighting) replayed = NULL;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  tlm = add_beacon (f, "C0:FF:EE:00:01:03",
+                    props ("RSSI", g_variant_new_int16 (-70),
+                           "ServiceData", tlm_service_data (),
+                           NULL));
+
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          "scan", "--json", "--all", "--duration", "1", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
+  g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
+
+  /* The TLM frame survives a capture and replay. */
+  replayed = nearby_replay_parse_line (out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (replayed->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
+  g_assert_cmpuint (replayed->frame.battery_mv, ==, 3000);
+}
+
+static void
+test_cli_scan_table (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *near = NULL;
+  g_autofree char *far = NULL;
+  const char *near_line, *far_line;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  far = add_beacon (f, "C0:FF:EE:00:01:04",
+                    props ("RSSI", g_variant_new_int16 (-81),
+                           "ServiceData", url_service_data ("https://example.com/far", -20),
+                           NULL));
+  near = add_beacon (f, "C0:FF:EE:00:01:05",
+                     props ("RSSI", g_variant_new_int16 (-61),
+                            "ServiceData", url_service_data ("https://example.com/near", -20),
+                            NULL));
+
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          "scan", "--duration", "1", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_test_message ("%s", out);
+
+  /* Not a terminal: one table at the end, nearest first. */
+  near_line = strstr (out, "https://example.com/near");
+  far_line = strstr (out, "https://example.com/far");
+  g_assert_nonnull (near_line);
+  g_assert_nonnull (far_line);
+  g_assert_true (near_line < far_line);
+  g_assert_nonnull (strstr (out, "1.0 m"));
+  g_assert_nonnull (strstr (out, "10.0 m"));
+  g_assert_null (strstr (out, "\033["));
+}
+
+static void
+test_cli_scan_unavailable (Fixture       *f,
+                           gconstpointer  data)
+{
+  struct {
+    gboolean    with_adapter;
+    const char *adapter;
+    const char *message;
+  } cases[] = {
+    { TRUE, NULL, "Bluetooth is off — run `bluetoothctl power on`" },
+    { TRUE, "hci7", "Bluetooth adapter “hci7” not found" },
+    { FALSE, NULL, "No Bluetooth adapter found" },
+  };
+
+  start_mock (f);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      if (cases[i].with_adapter && i == 0)
+        add_adapter (f, "hci0", FALSE);
+      else if (!cases[i].with_adapter)
+        call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+
+      process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                              &error, "scan", "--json", "--duration", "3",
+                              cases[i].adapter != NULL ? "--adapter" : NULL, cases[i].adapter,
+                              NULL);
+      g_assert_no_error (error);
+      g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+      g_test_message ("stderr: %s", err);
+      g_assert_nonnull (strstr (err, cases[i].message));
+      g_assert_cmpstr (out, ==, "");
+    }
+}
+
+static void
+test_cli_scan_no_service (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                          &error, "scan", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+  g_assert_nonnull (strstr (err, "start it with `systemctl start bluetooth`"));
+}
+
+static void
+test_cli_scan_interrupted (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                          &error, "scan", "--json", NULL);
+  g_assert_no_error (error);
+  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 1);
+
+  /* Ctrl-C: discovery is stopped, then the process exits normally. */
+  g_subprocess_send_signal (process, SIGINT);
+  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+}
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(char **) data = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object), result,
+                                                          NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_cli_scan_closed_pipe (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *line = NULL;
+  gboolean exited = FALSE;
+
+  start_mock (f);
+  add_adapter (f, "hci0", TRUE);
+  path = add_beacon (f, "C0:FF:EE:00:01:06",
+                     props ("RSSI", g_variant_new_int16 (-61),
+                            "ServiceData", url_service_data ("https://example.com/pipe", -20),
+                            NULL));
+
+  /* `nearby scan --json | head -1`: the reader goes away after one line. */
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
+  WAIT_UNTIL (line != NULL);
+  g_assert_nonnull (strstr (line, "https://example.com/pipe"));
+  g_input_stream_close (g_subprocess_get_stdout_pipe (process), NULL, &error);
+  g_assert_no_error (error);
+
+  /* The next sighting finds the pipe closed: discovery is stopped, the exit is clean. */
+  update_device (f, path, props ("RSSI", g_variant_new_int16 (-62), NULL), NULL);
+  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
+  WAIT_UNTIL (exited);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+}
+
+static void
+test_cli_scan_usage (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                          &error, "scan", "--duration", "-1", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--duration"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GTestDBus) bus = NULL;
+  GDBusConnection *connection;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  /* A private bus stands in for the system bus, for this process and its children. */
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (bus);
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/scanner/url-and-distance", test_url_and_distance);
+  ADD ("/scanner/rotation", test_rotation);
+  ADD ("/scanner/two-devices-one-url", test_two_devices_one_url);
+  ADD ("/scanner/data-after-interfaces-added", test_data_after_interfaces_added);
+  ADD ("/scanner/wrong-types-ignored", test_wrong_types_ignored);
+  ADD ("/scanner/ibeacon-and-invalid-frames", test_ibeacon_and_invalid_frames);
+  ADD ("/scanner/bluetoothd-restart", test_bluetoothd_restart);
+  ADD ("/scanner/power-cycle", test_power_cycle);
+  ADD ("/scanner/blocked", test_blocked);
+  ADD ("/scanner/start-failure", test_start_failure);
+  ADD ("/scanner/adapter-hotplug", test_adapter_hotplug);
+  ADD ("/scanner/named-adapter", test_named_adapter);
+  ADD ("/scanner/no-service", test_no_service);
+  ADD ("/scanner/in-progress-backs-off", test_in_progress_backs_off);
+  ADD ("/scanner/discovery-stopped-elsewhere", test_discovery_stopped_elsewhere);
+  ADD ("/scanner/stall-watchdog", test_stall_watchdog);
+  ADD ("/scanner/dispose-stops-discovery", test_dispose_stops_discovery);
+  ADD ("/scanner/stop", test_stop);
+  ADD ("/scanner/rssi-flood", test_rssi_flood);
+  ADD ("/cli/scan/json", test_cli_scan_json);
+  ADD ("/cli/scan/all", test_cli_scan_all);
+  ADD ("/cli/scan/table", test_cli_scan_table);
+  ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
+  ADD ("/cli/scan/no-service", test_cli_scan_no_service);
+  ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);
+  ADD ("/cli/scan/closed-pipe", test_cli_scan_closed_pipe);
+  ADD ("/cli/scan/usage", test_cli_scan_usage);
+
+#undef ADD
+
+  status = g_test_run ();
+
+  /* The private bus goes away: the system bus connection must not take the process with it. */
+  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
+  if (connection != NULL)
+    {
+      g_dbus_connection_set_exit_on_close (connection, FALSE);
+      g_object_unref (connection);
+    }
+  g_test_dbus_down (bus);
+
+  return status;
+}
