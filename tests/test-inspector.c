@@ -147,6 +147,29 @@ test_json (void)
   g_assert_cmpint (json_object_get_int_member (frame, "battery_mv"), ==, 3000);
   /* The demo and old captures give no bytes: null, not an empty string. */
   g_assert_true (json_object_get_null_member (frame, "raw"));
+  g_assert_true (json_object_get_null_member (root, "page"));
+
+  /* Once resolved, what the resolver found comes along, redirects included. */
+  {
+    g_autoptr(NearbyPage) page = nearby_page_new ("https://bus.example/");
+    g_autoptr(JsonParser) page_parser = json_parser_new ();
+    g_autofree char *with_page = NULL;
+    JsonObject *page_object;
+
+    nearby_page_add_redirect (page, "https://bus.example/", 301);
+    page->final_url = g_strdup ("https://bus.example/stop/42");
+    page->status = 200;
+    page->title = g_strdup ("Stop 42");
+    nearby_object_set_page (object, page);
+
+    with_page = nearby_inspector_object_to_json (object);
+    g_assert_true (json_parser_load_from_data (page_parser, with_page, -1, NULL));
+    page_object = json_object_get_object_member (json_node_get_object (json_parser_get_root (page_parser)),
+                                                 "page");
+    g_assert_nonnull (page_object);
+    g_assert_true (strstr (with_page, "https://bus.example/stop/42") != NULL);
+    g_assert_true (strstr (with_page, "301") != NULL);
+  }
 }
 
 static GArray *

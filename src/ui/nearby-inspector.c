@@ -46,6 +46,7 @@ struct _NearbyInspector
   guint                update_source;
   GHashTable          *devices;      /* address -> DeviceView */
   GPtrArray           *page_rows;
+  NearbyPage          *shown_page;   /* what the page log was last filled from */
 
   AdwToastOverlay     *toast_overlay;
   AdwWindowTitle      *window_title;
@@ -481,6 +482,95 @@ set_state (NearbyInspector *self,
   gtk_label_set_label (self->state_label, text);
 }
 
+/* The resolver's record, as lines a developer reads top to bottom: each hop, the answer, how
+ * long it took, and why the page is not shown when it is not. */
+static GStrv
+page_log_lines (NearbyPage *page)
+{
+  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
+  g_autofree char *line = NULL;
+
+  if (page->from_cache)
+    {
+      g_autofree char *fetched = format_time (page->fetched_at_us);
+
+      line = g_strdup_printf (_("From the cache, fetched at %s"), fetched);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  for (guint i = 0; page->redirects != NULL && i < page->redirects->len; i++)
+    {
+      const NearbyRedirect *redirect = g_ptr_array_index (page->redirects, i);
+
+      /* Translators: a redirect in the page log: "301 from http://example.com/" */
+      line = g_strdup_printf (_("%u redirect from %s"), redirect->status, redirect->url);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (page->status != 0)
+    {
+      line = g_strdup_printf (_("HTTP %u from %s"), page->status,
+                              page->final_url != NULL ? page->final_url : page->url);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (!page->from_cache && page->total_us > 0)
+    {
+      line = g_strdup_printf (_("Headers after %.0f ms, done after %.0f ms"),
+                              page->headers_us / 1000.0, page->total_us / 1000.0);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (page->manifest_url != NULL)
+    {
+      line = g_strdup_printf (_("Manifest %s"), page->manifest_url);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+  if (page->icon_url != NULL)
+    {
+      line = g_strdup_printf (_("Icon %s (%s, %d × %d)"), page->icon_url,
+                              page->icon_type != NULL ? page->icon_type : "?",
+                              page->icon_width, page->icon_height);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (page->error != NULL)
+    {
+      line = g_strdup_printf (_("Not shown: %s (%s)"), page->error->message,
+                              nearby_page_get_error_code (page));
+      g_strv_builder_add (lines, line);
+    }
+
+  return g_strv_builder_end (lines);
+}
+
+static void
+nearby_inspector_update_page (NearbyInspector *self)
+{
+  NearbyPage *page = nearby_object_get_page (self->object);
+  g_auto(GStrv) lines = NULL;
+
+  if (page == self->shown_page)
+    return;
+
+  g_clear_pointer (&self->shown_page, nearby_page_unref);
+  if (page == NULL)
+    {
+      nearby_inspector_set_page_log (self, NULL);
+      return;
+    }
+
+  self->shown_page = nearby_page_ref (page);
+  lines = page_log_lines (page);
+  nearby_inspector_set_page_log (self, (const char *const *) lines);
+}
+
 static void
 nearby_inspector_update (NearbyInspector *self)
 {
@@ -537,6 +627,7 @@ nearby_inspector_update (NearbyInspector *self)
   samples = nearby_object_dup_samples (object);
   nearby_signal_graph_set_samples (self->graph, samples);
 
+  nearby_inspector_update_page (self);
   nearby_inspector_update_devices (self);
 }
 
@@ -622,7 +713,10 @@ nearby_inspector_set_page_log (NearbyInspector   *self,
     {
       GtkWidget *row = adw_action_row_new ();
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Not looked up yet"));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                     self->object != NULL && !nearby_object_get_browsable (self->object)
+                                     ? _("Not looked up: no web page to look up")
+                                     : _("Not looked up yet"));
       gtk_widget_add_css_class (row, "dim-label");
       g_ptr_array_add (self->page_rows, row);
       adw_preferences_group_add (self->page_group, row);
@@ -708,6 +802,20 @@ nearby_inspector_object_to_json (NearbyObject *object)
   add_time_member (builder, "last_seen", nearby_object_get_last_seen (object));
   json_builder_set_member_name (builder, "stale");
   json_builder_add_boolean_value (builder, nearby_object_get_stale (object));
+
+  json_builder_set_member_name (builder, "page");
+  if (nearby_object_get_page (object) != NULL)
+    {
+      g_autofree char *page_json = nearby_page_to_json (nearby_object_get_page (object), FALSE);
+      JsonNode *page_node = json_from_string (page_json, NULL);
+
+      if (page_node != NULL)
+        json_builder_add_value (builder, page_node);
+      else
+        json_builder_add_null_value (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
 
   json_builder_set_member_name (builder, "devices");
   json_builder_begin_array (builder);
@@ -811,6 +919,7 @@ nearby_inspector_finalize (GObject *object)
   g_clear_object (&self->objects);
   g_clear_pointer (&self->devices, g_hash_table_unref);
   g_clear_pointer (&self->page_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->shown_page, nearby_page_unref);
 
   G_OBJECT_CLASS (nearby_inspector_parent_class)->finalize (object);
 }

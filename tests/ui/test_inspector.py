@@ -99,7 +99,9 @@ class InspectorTest(NearbyTestCase):
                  what='the TLM frame with its battery voltage')
         self.assertIn('Eddystone-TLM', self.labels_in(inspector))
         self.assertIn('Eddystone-URL', self.labels_in(inspector))
-        self.assertIn('Not looked up yet', self.labels_in(inspector))
+        # The demo's pages are looked up (they come from this computer): the page log says how.
+        wait_for(lambda: any(text == f'HTTP 200 from {bus_stop}' for text in self.labels_in(inspector)),
+                 what='the page log with the answer of the demo server')
         self.assertIn('Heard now', self.labels_in(inspector))
 
         graph = wait_for(lambda: self.find(inspector, role=pyatspi.ROLE_IMAGE, contains='dBm'),
@@ -125,6 +127,7 @@ class InspectorTest(NearbyTestCase):
         texts = self.labels_in(inspector)
         self.assertIn('No web address', texts)
         self.assertIn('Eddystone-UID', texts)
+        self.assertIn('Not looked up: no web page to look up', texts)
         self.assertIn('02:4E:42:00:00:06', texts)
         self.assertTrue(any('4e 45 41 52 42 59 44 45 4d 4f' in text for text in texts),
                         'the namespace in hex')
