@@ -832,6 +832,7 @@ nearby_application_show_details (NearbyApplication *self,
       inspector = nearby_inspector_new (object, self->objects);
       gtk_window_set_transient_for (GTK_WINDOW (inspector),
                                     GTK_WINDOW (nearby_application_get_window (self)));
+      gtk_window_set_destroy_with_parent (GTK_WINDOW (inspector), TRUE);
       gtk_window_set_application (GTK_WINDOW (inspector), GTK_APPLICATION (self));
     }
   gtk_window_present (GTK_WINDOW (inspector));

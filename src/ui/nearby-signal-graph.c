@@ -181,9 +181,9 @@ trace_series (cairo_t    *cr,
         cairo_line_to (cr, x, y);
       else
         {
-          cairo_move_to (cr, x, y);
-          /* A lone sample still shows as a dot. */
-          cairo_line_to (cr, x + 0.01, y);
+          /* A lone sample still shows, as a short tick. */
+          cairo_move_to (cr, x - 1.5, y);
+          cairo_line_to (cr, x, y);
         }
       drawing = TRUE;
       previous_us = sample->time_us;
