@@ -9,6 +9,12 @@ variant type (the real a{sv} / a{qv} and the aa{sv} / aa{qv} the stock template 
 and invalidate properties in one PropertiesChanged, make StartDiscovery fail (InProgress,
 NotReady), power adapters off and on, and flood RSSI updates from a timer inside the mock.
 
+Adapters also carry org.bluez.LEAdvertisingManager1 (missing from dbusmock 0.28.7). Like
+bluetoothd, RegisterAdvertisement reads the caller's LEAdvertisement1 properties back with
+Properties.GetAll before it answers, and forgets an advertisement when its owner leaves the bus.
+Mock methods: SetAdvertisingInstances, FailRegisterAdvertisement, GetAdvertisements,
+ReleaseAdvertisement, RemoveAdvertisingManager.
+
 Call counts come from dbusmock itself: org.freedesktop.DBus.Mock.GetMethodCalls on an adapter.
 
 SPDX-License-Identifier: GPL-3.0-or-later
@@ -16,6 +22,7 @@ SPDX-License-Identifier: GPL-3.0-or-later
 
 import dbus
 import dbus.lowlevel
+import dbus.service
 from gi.repository import GLib
 
 from dbusmock import OBJECT_MANAGER_IFACE, mockobject
@@ -28,11 +35,14 @@ IS_OBJECT_MANAGER = True
 MOCK_IFACE = 'org.bluez.Mock'
 ADAPTER_IFACE = 'org.bluez.Adapter1'
 DEVICE_IFACE = 'org.bluez.Device1'
+ADVERTISING_MANAGER_IFACE = 'org.bluez.LEAdvertisingManager1'
+ADVERTISEMENT_IFACE = 'org.bluez.LEAdvertisement1'
 
 
 def load(mock, _parameters):
     mock.nearby_failures = {}   # adapter path -> list of error names for the next StartDiscovery calls
     mock.nearby_floods = []
+    mock.nearby_register_failures = {}   # adapter path -> error names for the next registrations
 
 
 def _manager():
@@ -131,8 +141,10 @@ def AddAdapter(self, name, powered):
     ])
     adapter = mockobject.objects[path]
     adapter.nearby_filter = None
+    manager_properties = _add_advertising_manager(adapter)
     self.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}', [
-        dbus.ObjectPath(path), {ADAPTER_IFACE: properties}])
+        dbus.ObjectPath(path), {ADAPTER_IFACE: properties,
+                                ADVERTISING_MANAGER_IFACE: manager_properties}])
     return path
 
 
@@ -276,3 +288,156 @@ def FloodRssi(self, adapter_name, rate_hz, duration_ms):
 
     GLib.timeout_add(interval, tick)
     return dbus.UInt32(ticks)
+
+
+# LE advertising
+
+def _set_manager_props(adapter, changed):
+    for key, value in changed.items():
+        adapter.props[ADVERTISING_MANAGER_IFACE][key] = value
+    _emit_properties_changed(adapter, ADVERTISING_MANAGER_IFACE, changed, [])
+
+
+def _update_active_instances(adapter):
+    _set_manager_props(adapter, {
+        'ActiveInstances': dbus.Byte(len(adapter.nearby_adverts), variant_level=1)})
+
+
+def _forget_advertisement(adapter, path):
+    advert = adapter.nearby_adverts.pop(path, None)
+    if advert is None:
+        return None
+    if advert['watch'] is not None:
+        advert['watch'].cancel()
+    _update_active_instances(adapter)
+    return advert
+
+
+def _register_advertisement(adapter, path, options, sender, reply, error):
+    adapter.call_log.append((int(GLib.get_real_time() / 1000000), 'RegisterAdvertisement',
+                             [path, options]))
+    failures = _manager().nearby_register_failures.get(adapter.path, [])
+    if failures:
+        name = failures.pop(0)
+        error(dbus.exceptions.DBusException('Mock failure ' + name, name=name))
+        return
+    manager = adapter.props[ADVERTISING_MANAGER_IFACE]
+    if int(manager['ActiveInstances']) >= int(manager['SupportedInstances']):
+        error(dbus.exceptions.DBusException('Maximum advertisements reached',
+                                            name='org.bluez.Error.NotPermitted'))
+        return
+    if path in adapter.nearby_adverts:
+        error(dbus.exceptions.DBusException('Already Exists', name='org.bluez.Error.AlreadyExists'))
+        return
+
+    def got_properties(properties):
+        if properties.get('Type') not in ('broadcast', 'peripheral'):
+            error(dbus.exceptions.DBusException('Invalid Type',
+                                                name='org.bluez.Error.InvalidArguments'))
+            return
+        if path in adapter.nearby_adverts:
+            error(dbus.exceptions.DBusException('Already Exists',
+                                                name='org.bluez.Error.AlreadyExists'))
+            return
+
+        def owner_changed(new_owner):
+            # bluetoothd drops a client's advertisements when the client leaves the bus.
+            if not new_owner and path in adapter.nearby_adverts \
+                    and adapter.nearby_adverts[path]['owner'] == sender:
+                _forget_advertisement(adapter, path)
+
+        adapter.nearby_adverts[path] = {'owner': sender, 'properties': properties, 'watch': None}
+        adapter.nearby_adverts[path]['watch'] = adapter.connection.watch_name_owner(sender,
+                                                                                    owner_changed)
+        _update_active_instances(adapter)
+        reply()
+
+    def failed(exception):
+        error(dbus.exceptions.DBusException('Failed to parse advertisement: ' + str(exception),
+                                            name='org.bluez.Error.Failed'))
+
+    adapter.connection.call_async(sender, path, dbus.PROPERTIES_IFACE, 'GetAll', 's',
+                                  (ADVERTISEMENT_IFACE,), got_properties, failed)
+
+
+def _unregister_advertisement(adapter, path):
+    if _forget_advertisement(adapter, path) is None:
+        raise dbus.exceptions.DBusException('Does Not Exist', name='org.bluez.Error.DoesNotExist')
+
+
+def _add_advertising_manager(adapter):
+    # A decorated method per adapter: dbusmock's AddMethod cannot hand the caller's bus name or
+    # answer later, and RegisterAdvertisement needs both to read the caller's properties.
+    def register(obj, path, options, sender, reply, error):
+        _register_advertisement(obj, path, options, sender, reply, error)
+
+    register = dbus.service.method(ADVERTISING_MANAGER_IFACE, in_signature='oa{sv}',
+                                   out_signature='', sender_keyword='sender',
+                                   async_callbacks=('reply', 'error'))(register)
+    register.__name__ = 'RegisterAdvertisement'
+
+    properties = {
+        'ActiveInstances': dbus.Byte(0, variant_level=1),
+        'SupportedInstances': dbus.Byte(4, variant_level=1),
+        'SupportedIncludes': dbus.Array(['tx-power', 'appearance', 'local-name'], signature='s',
+                                        variant_level=1),
+    }
+    adapter.nearby_adverts = {}
+    adapter.AddProperties(ADVERTISING_MANAGER_IFACE, properties)
+    adapter.methods.setdefault(ADVERTISING_MANAGER_IFACE, {})['RegisterAdvertisement'] = (
+        'oa{sv}', '', '', register)
+    adapter.AddMethods(ADVERTISING_MANAGER_IFACE, [
+        ('UnregisterAdvertisement', 'o', '', _unregister_advertisement),
+    ])
+    return properties
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sy', out_signature='')
+def SetAdvertisingInstances(self, name, supported):
+    '''How many advertisements adapter NAME can hold at once (4 by default; 0: all taken).'''
+    adapter = mockobject.objects[_adapter_path(name)]
+    _set_manager_props(adapter, {'SupportedInstances': dbus.Byte(supported, variant_level=1)})
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='sas', out_signature='')
+def FailRegisterAdvertisement(self, name, errors):
+    '''The next len(ERRORS) RegisterAdvertisement calls on NAME fail with these error names.'''
+    self.nearby_register_failures[_adapter_path(name)] = list(errors)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='a{oa{sv}}')
+def GetAdvertisements(self, name):
+    '''The advertisements registered on adapter NAME: path -> the properties read at registration.
+
+    Each also carries the owner's unique bus name as "nearby-owner".'''
+    adapter = mockobject.objects[_adapter_path(name)]
+    result = dbus.Dictionary({}, signature='oa{sv}')
+    for path, advert in adapter.nearby_adverts.items():
+        properties = dbus.Dictionary(advert['properties'], signature='sv')
+        properties['nearby-owner'] = dbus.String(advert['owner'], variant_level=1)
+        result[dbus.ObjectPath(path)] = properties
+    return result
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='so', out_signature='')
+def ReleaseAdvertisement(self, name, path):
+    '''bluetoothd ends an advertisement by itself: it forgets it and calls its Release.'''
+    adapter = mockobject.objects[_adapter_path(name)]
+    advert = _forget_advertisement(adapter, path)
+    if advert is None:
+        raise dbus.exceptions.DBusException('No advertisement ' + path,
+                                            name=MOCK_IFACE + '.NoSuchAdvertisement')
+    message = dbus.lowlevel.MethodCallMessage(advert['owner'], path, ADVERTISEMENT_IFACE, 'Release')
+    message.set_no_reply(True)
+    adapter.connection.send_message(message)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def RemoveAdvertisingManager(self, name):
+    '''Adapter NAME cannot advertise: it loses its LEAdvertisingManager1 interface.'''
+    path = _adapter_path(name)
+    adapter = mockobject.objects[path]
+    adapter.props.pop(ADVERTISING_MANAGER_IFACE, None)
+    adapter.methods.pop(ADVERTISING_MANAGER_IFACE, None)
+    self.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [
+        dbus.ObjectPath(path), dbus.Array([ADVERTISING_MANAGER_IFACE], signature='s')])

@@ -24,6 +24,7 @@ static const NearbySubcommand subcommands[] = {
   { "encode", nearby_cli_encode, N_("Encode a URL as Eddystone-URL and UriBeacon frames") },
   { "resolve", nearby_cli_resolve, N_("Show what a URL’s page looks like in the list") },
   { "scan", nearby_cli_scan, N_("List the beacons around, nearest first") },
+  { "advertise", nearby_cli_advertise, N_("Broadcast a URL from this computer") },
 };
 
 gboolean

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-advertiser.h"
 #include "nearby-application.h"
 #include "nearby-demo.h"
 #include "nearby-inspector.h"
@@ -38,6 +39,7 @@ struct _NearbyApplication
   NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
   NearbyDemo        *demo;
   NearbyScanner     *scanner;
+  NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
   GtkStringList     *blocked_sites;
   GCancellable      *cancellable;
 
@@ -92,6 +94,7 @@ nearby_application_get_developer_mode (NearbyApplication *self)
 }
 
 static void nearby_application_update_lookups (NearbyApplication *self);
+static void nearby_application_update_broadcast_actions (NearbyApplication *self);
 
 static NearbyWindow *
 nearby_application_get_window (NearbyApplication *self)
@@ -140,6 +143,7 @@ nearby_application_start_demo (NearbyApplication *self)
 
       g_clear_object (&self->demo);
   g_clear_object (&self->scanner);
+  g_clear_object (&self->advertiser);
       nearby_application_toast (self, message);
       return;
     }
@@ -340,6 +344,7 @@ on_developer_mode_changed (NearbyApplication *self)
                                              nearby_application_get_developer_mode (self));
   nearby_application_update_inspector_accel (self);
   nearby_application_update_lookups (self);
+  nearby_application_update_broadcast_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
 }
 
@@ -801,6 +806,186 @@ power_on_action (GSimpleAction *action,
                                    g_object_ref (self));
 }
 
+/* Developer mode: broadcast a URL from this computer, to test a kiosk without a beacon. */
+
+static void
+nearby_application_update_broadcast_actions (NearbyApplication *self)
+{
+  GAction *broadcast = g_action_map_lookup_action (G_ACTION_MAP (self), "broadcast");
+  GAction *stop = g_action_map_lookup_action (G_ACTION_MAP (self), "stop-broadcast");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (broadcast),
+                               nearby_application_get_developer_mode (self) &&
+                               self->advertiser == NULL);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (stop), self->advertiser != NULL);
+}
+
+static void
+on_broadcast_started (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  NearbyWindow *window = nearby_application_get_window (self);
+
+  if (!nearby_advertiser_start_finish (NEARBY_ADVERTISER (source), result, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not broadcast: %s"), error->message);
+
+      if (self->advertiser == NEARBY_ADVERTISER (source))
+        g_clear_object (&self->advertiser);
+      nearby_application_update_broadcast_actions (self);
+      nearby_application_toast (self, message);
+      return;
+    }
+
+  /* Stopped while it was starting: end what just began. */
+  if (self->advertiser != NEARBY_ADVERTISER (source))
+    {
+      nearby_advertiser_stop_async (NEARBY_ADVERTISER (source), NULL, NULL, NULL);
+      return;
+    }
+
+  if (window != NULL)
+    {
+      g_autofree char *title = g_strdup_printf (_("Broadcasting %s"),
+                                                nearby_advertiser_get_url (NEARBY_ADVERTISER (source)));
+      AdwToast *toast = adw_toast_new (title);
+
+      adw_toast_set_button_label (toast, _("_Stop"));
+      adw_toast_set_action_name (toast, "app.stop-broadcast");
+      adw_toast_set_timeout (toast, 0);
+      nearby_window_add_toast (window, toast);
+    }
+}
+
+/* What the entry's URL becomes on air, said before the person presses Broadcast. */
+static void
+on_broadcast_url_changed (GtkEditable      *entry,
+                          AdwMessageDialog *dialog)
+{
+  GtkLabel *feedback = g_object_get_data (G_OBJECT (dialog), "feedback");
+  const char *url = gtk_editable_get_text (entry);
+  g_autoptr(NearbyAdvertiser) advertiser = NULL;
+  g_autoptr(GBytes) data = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (*url == '\0')
+    {
+      gtk_label_set_label (feedback, "");
+      adw_message_dialog_set_response_enabled (dialog, "broadcast", FALSE);
+      return;
+    }
+
+  advertiser = nearby_advertiser_new (url, NEARBY_PROTOCOL_EDDYSTONE,
+                                      NEARBY_ADVERTISER_DEFAULT_TX_POWER, NULL);
+  data = nearby_advertiser_dup_service_data (advertiser, &error);
+  if (data != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Fits in an Eddystone-URL frame: %zu bytes of service data"),
+                                               g_bytes_get_size (data));
+
+      gtk_label_set_label (feedback, text);
+    }
+  else
+    {
+      gtk_label_set_label (feedback, error->message);
+    }
+  adw_message_dialog_set_response_enabled (dialog, "broadcast", data != NULL);
+}
+
+static void
+on_broadcast_response (AdwMessageDialog  *dialog,
+                       const char        *response,
+                       NearbyApplication *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+
+  if (!g_str_equal (response, "broadcast") || self->advertiser != NULL)
+    return;
+
+  self->advertiser = nearby_advertiser_new (gtk_editable_get_text (entry),
+                                            NEARBY_PROTOCOL_EDDYSTONE,
+                                            NEARBY_ADVERTISER_DEFAULT_TX_POWER, NULL);
+  nearby_application_update_broadcast_actions (self);
+  nearby_advertiser_start_async (self->advertiser, self->cancellable, on_broadcast_started,
+                                 g_object_ref (self));
+}
+
+static void
+broadcast_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  AdwMessageDialog *dialog;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *entry = gtk_entry_new ();
+  GtkWidget *feedback = gtk_label_new (NULL);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, _("Broadcast a URL"),
+    _("This computer will broadcast the address as an Eddystone-URL beacon until you stop it, "
+      "so phones and computers around see it as a nearby object.")));
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "https://example.com/kiosk");
+  gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_URL);
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Address to broadcast"), -1);
+  gtk_label_set_wrap (GTK_LABEL (feedback), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (feedback), 0);
+  gtk_widget_add_css_class (feedback, "caption");
+  gtk_box_append (GTK_BOX (box), entry);
+  gtk_box_append (GTK_BOX (box), feedback);
+  adw_message_dialog_set_extra_child (dialog, box);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_object_set_data (G_OBJECT (dialog), "feedback", feedback);
+
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "broadcast", _("_Broadcast"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "broadcast", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_response_enabled (dialog, "broadcast", FALSE);
+  adw_message_dialog_set_default_response (dialog, "broadcast");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (entry, "changed", G_CALLBACK (on_broadcast_url_changed), dialog, 0);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_broadcast_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_broadcast_stopped (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!nearby_advertiser_stop_finish (NEARBY_ADVERTISER (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("Stopping the broadcast: %s", error->message);
+  nearby_application_toast (self, _("Broadcast stopped"));
+}
+
+static void
+stop_broadcast_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  g_autoptr(NearbyAdvertiser) advertiser = g_steal_pointer (&self->advertiser);
+
+  nearby_application_update_broadcast_actions (self);
+  if (advertiser == NULL)
+    return;
+
+  /* A start still under way is cancelled; dispose unregisters whatever got registered. */
+  if (nearby_advertiser_get_state (advertiser) == NEARBY_ADVERTISER_STATE_BROADCASTING)
+    nearby_advertiser_stop_async (advertiser, NULL, on_broadcast_stopped, g_object_ref (self));
+}
+
 static void
 demo_action (GSimpleAction *action,
              GVariant      *parameter,
@@ -911,6 +1096,8 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_action },
   { "demo", demo_action },
   { "power-on", power_on_action },
+  { "broadcast", broadcast_action },
+  { "stop-broadcast", stop_broadcast_action },
   { "refresh", refresh_action },
   { "look-up", look_up_action, "s" },
   { "open-object", open_object_action, "s" },

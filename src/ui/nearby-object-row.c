@@ -100,7 +100,8 @@ nearby_object_row_update_placeholder (NearbyObjectRow *self,
                                       const char      *host,
                                       const char      *title)
 {
-  const char *source = host != NULL ? host : title;
+  /* A host name says more than a title ("Menu"), but an address says nothing at all. */
+  const char *source = host != NULL && !g_hostname_is_ip_address (host) ? host : title;
   g_autofree char *initial = NULL;
   g_autofree char *colour_class = NULL;
 
@@ -162,6 +163,16 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
       g_menu_item_set_action_and_target (item, "app.open-object", "s", key);
       g_menu_append_item (open_section, item);
       g_clear_object (&item);
+
+      /* Not looked up yet (or the policy held it back): the person can ask for it. */
+      if (nearby_object_get_page (self->object) == NULL ||
+          nearby_object_get_page (self->object)->error != NULL)
+        {
+          item = g_menu_item_new (_("_Look Up Page"), NULL);
+          g_menu_item_set_action_and_target (item, "app.look-up", "s", key);
+          g_menu_append_item (open_section, item);
+          g_clear_object (&item);
+        }
 
       item = g_menu_item_new (_("_Copy Link"), NULL);
       g_menu_item_set_action_and_target (item, "app.copy-link", "s", key);

@@ -26,6 +26,7 @@ struct _NearbyWindow
   AdwStatusPage        *error_page;
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
+  GtkWidget            *refresh_button;
   AdwWindowTitle       *window_title;
 
   gboolean              pointer_in_list;
@@ -67,6 +68,8 @@ nearby_window_page_for (NearbySourceState state,
     case NEARBY_SOURCE_STATE_FINISHED:
       return n_objects > 0 ? "list" : "finished";
     case NEARBY_SOURCE_STATE_STARTING:
+      /* A moment of nothing beats a "Looking…" page that turns into "No adapter" at once. */
+      return n_objects > 0 ? "list" : "starting";
     case NEARBY_SOURCE_STATE_SCANNING:
     default:
       return n_objects > 0 ? "list" : "searching";
@@ -81,6 +84,8 @@ nearby_window_page_title (NearbyWindow *self,
 
   if (ADW_IS_STATUS_PAGE (child))
     return adw_status_page_get_title (ADW_STATUS_PAGE (child));
+  if (g_str_equal (page, "starting"))
+    return _("Starting");
 
   return _("Nearby objects");
 }
@@ -126,6 +131,7 @@ nearby_window_update_page (NearbyWindow *self)
       adw_window_title_set_subtitle (self->window_title, NULL);
     }
   gtk_stack_set_visible_child_name (self->stack, page);
+  gtk_widget_set_visible (self->refresh_button, g_str_equal (page, "list"));
 
   /* Screen readers (and the UI tests) learn what the content area shows from its name. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->stack),
@@ -426,6 +432,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, window_title);
   gtk_widget_class_bind_template_callback (widget_class, on_list_view_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_enter);

@@ -22,6 +22,10 @@ import pyatspi  # noqa: E402
 TIMEOUT = 20.0
 
 
+class AppExited(AssertionError):
+    """The app is gone: waiting longer cannot help."""
+
+
 def wait_for(predicate, timeout=TIMEOUT, what='condition'):
     """Polls predicate until it returns a true value; fails the test after timeout seconds."""
     deadline = time.monotonic() + timeout
@@ -31,6 +35,8 @@ def wait_for(predicate, timeout=TIMEOUT, what='condition'):
             value = predicate()
             if value:
                 return value
+        except AppExited:
+            raise
         except Exception as error:  # the tree changes under us while the app updates
             last_error = error
         time.sleep(0.1)
@@ -112,6 +118,10 @@ class NearbyTestCase(unittest.TestCase):
         self.start_system_bus()
 
     def tearDown(self):
+        if getattr(self, 'app_log', None) is not None:
+            self.app_log.seek(0)
+            sys.stderr.write(self.app_log.read())
+            self.app_log.close()
         for process in (self.process, self.bluez_process, self.system_bus):
             if process is not None and process.poll() is None:
                 process.terminate()
@@ -236,9 +246,23 @@ class NearbyTestCase(unittest.TestCase):
                 keyfile.write(f'{key}={value}\n')
 
     def start_app(self, *args):
-        self.process = subprocess.Popen([self.binary, *self.app_args, *args], env=self.env,
-                                        stdout=sys.stdout, stderr=sys.stderr)
-        self.app = wait_for(self.find_app, what='the app on the accessibility bus')
+        # On a busy machine the first X connection of a fresh Xvfb is sometimes refused
+        # ("cannot open display"); that is the test display, not the app, so try again.
+        for attempt in range(3):
+            log_path = os.path.join(self.tmp, f'app-{attempt}.log')
+            self.app_log = open(log_path, 'w+')
+            self.process = subprocess.Popen([self.binary, *self.app_args, *args], env=self.env,
+                                            stdout=self.app_log, stderr=subprocess.STDOUT)
+            try:
+                self.app = wait_for(self.find_app, what='the app on the accessibility bus')
+                break
+            except AssertionError:
+                self.app_log.seek(0)
+                output = self.app_log.read()
+                sys.stderr.write(output)
+                if 'cannot open display' not in output or attempt == 2:
+                    raise
+                time.sleep(1)
         self.window = wait_for(lambda: self.find(self.app, role=pyatspi.ROLE_FRAME),
                                what='the main window')
         return self.app
@@ -249,10 +273,10 @@ class NearbyTestCase(unittest.TestCase):
             app = desktop.getChildAtIndex(i)
             if app is not None and app.name == 'nearby':
                 if self.process.poll() is not None:
-                    raise AssertionError(f'nearby exited with {self.process.returncode}')
+                    raise AppExited(f'nearby exited with {self.process.returncode}')
                 return app
         if self.process.poll() is not None:
-            raise AssertionError(f'nearby exited with {self.process.returncode}')
+            raise AppExited(f'nearby exited with {self.process.returncode}')
         return None
 
     def find(self, root, name=None, role=None, showing=True, contains=None):
@@ -348,6 +372,7 @@ class NearbyTestCase(unittest.TestCase):
 
     def screenshot(self, name):
         """Saves what the user would see, for people to look at (not compared)."""
+        time.sleep(0.6)  # let the page's crossfade finish
         path = os.path.join(self.screenshot_dir, f'{name}.png')
         result = subprocess.run(['import', '-window', 'root', path],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

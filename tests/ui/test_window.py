@@ -70,5 +70,37 @@ class StatusPagesTest(NearbyTestCase):
         self.screenshot('blocked')
 
 
+class BroadcastTest(NearbyTestCase):
+    app_args = ['--developer']
+
+    def test_developer_broadcasts_a_url(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.start_app()
+        self.click(self.wait_find(name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.wait_find(name='Broadcast a URL…', role=pyatspi.ROLE_MENU_ITEM))
+        entry = self.wait_find(name='Address to broadcast', role=pyatspi.ROLE_TEXT)
+
+        # Too long for a frame: the dialog says by how much, and will not broadcast it.
+        entry.queryEditableText().setTextContents('https://example.com/a/very/long/path/to/a/kiosk')
+        self.wait_find(contains='too long by', what='the too-long explanation')
+        self.screenshot('broadcast-too-long')
+
+        entry.queryEditableText().setTextContents('https://example.com/k')
+        self.wait_find(contains='Fits in an Eddystone-URL frame', what='the fits message')
+        self.click(self.wait_find(name='Broadcast', role=pyatspi.ROLE_PUSH_BUTTON))
+
+        adverts = wait_for(lambda: bluez.GetAdvertisements('hci0'), what='a registered advertisement')
+        properties = list(adverts.values())[0]
+        self.assertEqual(str(properties['Type']), 'broadcast')
+        data = bytes(properties['ServiceData']['0000feaa-0000-1000-8000-00805f9b34fb'])
+        self.assertEqual(data[0], 0x10, 'an Eddystone-URL frame')
+
+        # Stop it from the toast.
+        self.click(self.wait_find(name='Stop', role=pyatspi.ROLE_PUSH_BUTTON))
+        wait_for(lambda: len(bluez.GetAdvertisements('hci0')) == 0,
+                 what='the advertisement to be unregistered')
+
+
 if __name__ == '__main__':
     main()
