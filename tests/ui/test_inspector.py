@@ -45,9 +45,13 @@ class InspectorTestCase(NearbyTestCase):
 
     def tab_to_next_row_button(self):
         """Tabs to the next row's “More about …” button and returns it."""
-        for _ in range(20):
+        for _ in range(30):
             pyatspi.Registry.generateKeyboardEvent(KEY_TAB, None, pyatspi.KEY_SYM)
-            focused = wait_for(self.focused_in_window, what='something focused after Tab')
+            # A key pressed before the new window has the keyboard focus is lost: press again.
+            try:
+                focused = wait_for(self.focused_in_window, timeout=3, what='focus after Tab')
+            except AssertionError:
+                continue
             if (focused.name or '').startswith('More about '):
                 return focused
         raise AssertionError('Tab never reaches a row button')
