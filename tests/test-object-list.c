@@ -354,6 +354,73 @@ test_url_tlm_rotation (Fixture       *fixture,
   g_assert_cmpint (nearby_object_get_first_seen (object), ==, 1000 * SECOND);
 }
 
+/* The inspector shows the bytes behind each frame: the last ones of each kind, per device. */
+static void
+test_raw_bytes_per_kind (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  static const guint8 url_bytes[] = { 0x10, 0xec, 0x03, 'b', 'u', 's', 0x07 };
+  static const guint8 tlm_bytes[] = { 0x20, 0x00, 0x0b, 0xb8, 0x80, 0x00,
+                                      0x00, 0x00, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x10 };
+  static const guint8 newer_url_bytes[] = { 0x10, 0xec, 0x03, 'b', 'u', 's', 0x00 };
+  NearbyFrame url = url_frame ("https://bus.example/");
+  NearbyFrame tlm = tlm_frame ();
+  NearbySighting sighting = { 0 };
+  const NearbyObjectDevice *device;
+  const guint8 *raw;
+  gsize len = 99;
+
+  sighting.address = (char *) "C0:FF:EE:00:00:08";
+  sighting.time_us = fake_now;
+  sighting.rssi = rssi_at (1.0);
+  sighting.frame = url;
+  memcpy (sighting.raw, url_bytes, sizeof url_bytes);
+  sighting.raw_len = sizeof url_bytes;
+  nearby_source_emit_sighting (NEARBY_SOURCE (fixture->source), &sighting);
+
+  sighting.frame = tlm;
+  memset (sighting.raw, 0, sizeof sighting.raw);
+  memcpy (sighting.raw, tlm_bytes, sizeof tlm_bytes);
+  sighting.raw_len = sizeof tlm_bytes;
+  nearby_source_emit_sighting (NEARBY_SOURCE (fixture->source), &sighting);
+  nearby_object_list_flush (fixture->list);
+
+  device = nearby_object_lookup_device (nearby_object_list_get_object_by_key (fixture->list,
+                                                                              "https://bus.example/"),
+                                        "C0:FF:EE:00:00:08");
+  g_assert_nonnull (device);
+
+  /* A TLM frame arriving under the same key does not overwrite the URL frame's bytes. */
+  raw = nearby_object_device_get_raw (device, NEARBY_FRAME_KIND_URL, &len);
+  g_assert_cmpmem (raw, len, url_bytes, sizeof url_bytes);
+  raw = nearby_object_device_get_raw (device, NEARBY_FRAME_KIND_TLM, &len);
+  g_assert_cmpmem (raw, len, tlm_bytes, sizeof tlm_bytes);
+  g_assert_null (nearby_object_device_get_raw (device, NEARBY_FRAME_KIND_UID, &len));
+  g_assert_cmpuint (len, ==, 0);
+
+  /* A newer URL frame replaces the old bytes. */
+  sighting.frame = url;
+  memcpy (sighting.raw, newer_url_bytes, sizeof newer_url_bytes);
+  sighting.raw_len = sizeof newer_url_bytes;
+  nearby_source_emit_sighting (NEARBY_SOURCE (fixture->source), &sighting);
+  nearby_object_list_flush (fixture->list);
+  raw = nearby_object_device_get_raw (device, NEARBY_FRAME_KIND_URL, &len);
+  g_assert_cmpmem (raw, len, newer_url_bytes, sizeof newer_url_bytes);
+
+  /* A source that gives no bytes (a replay of an old capture) leaves none rather than stale ones;
+   * one that claims more than a frame can hold is not trusted. */
+  sighting.raw_len = 0;
+  nearby_source_emit_sighting (NEARBY_SOURCE (fixture->source), &sighting);
+  sighting.frame = tlm;
+  sighting.raw_len = sizeof sighting.raw + 1;
+  nearby_source_emit_sighting (NEARBY_SOURCE (fixture->source), &sighting);
+  nearby_object_list_flush (fixture->list);
+  g_assert_null (nearby_object_device_get_raw (device, NEARBY_FRAME_KIND_URL, &len));
+  g_assert_cmpuint (len, ==, 0);
+  g_assert_null (nearby_object_device_get_raw (device, NEARBY_FRAME_KIND_TLM, &len));
+  g_assert_nonnull (nearby_object_device_get_frame (device, NEARBY_FRAME_KIND_URL));
+}
+
 /* A beacon with two URL slots: two objects, each with the device. */
 static void
 test_two_urls_one_device (Fixture       *fixture,
@@ -925,6 +992,7 @@ main (int   argc,
   ADD ("nearest-device", test_nearest_device);
   ADD ("url-tlm-rotation", test_url_tlm_rotation);
   ADD ("two-urls-one-device", test_two_urls_one_device);
+  ADD ("raw-bytes-per-kind", test_raw_bytes_per_kind);
   ADD ("stale-and-expiry", test_stale_and_expiry);
   ADD ("batching", test_batching);
   ADD ("no-reorder-on-jitter", test_no_reorder_on_jitter);

@@ -30,6 +30,9 @@ struct _NearbyObjectDevice
   NearbyRssiFilter  filter;
   guint             frame_mask;
   NearbyFrame       frames[N_FRAME_SLOTS];
+  /* The bytes each frame was decoded from, for the inspector; raw_len 0 when the source had none. */
+  guint8            raw[N_FRAME_SLOTS][NEARBY_ADV_MAX];
+  gsize             raw_len[N_FRAME_SLOTS];
 };
 
 struct _NearbyObject
@@ -160,6 +163,22 @@ nearby_object_device_get_frame (const NearbyObjectDevice *device,
     return NULL;
 
   return &device->frames[kind];
+}
+
+const guint8 *
+nearby_object_device_get_raw (const NearbyObjectDevice *device,
+                              NearbyFrameKind           kind,
+                              gsize                    *len)
+{
+  g_return_val_if_fail (device != NULL, NULL);
+  g_return_val_if_fail (len != NULL, NULL);
+
+  *len = 0;
+  if (nearby_object_device_get_frame (device, kind) == NULL || device->raw_len[kind] == 0)
+    return NULL;
+
+  *len = device->raw_len[kind];
+  return device->raw[kind];
 }
 
 const NearbyRssiFilter *
@@ -934,6 +953,9 @@ nearby_object_add_sighting (NearbyObject               *self,
     {
       device->frames[frame->kind] = *frame;
       device->frame_mask |= 1u << frame->kind;
+      /* A source may hand over no bytes (or, buggy, a length past the buffer): keep none then. */
+      device->raw_len[frame->kind] = sighting->raw_len <= sizeof device->raw[0] ? sighting->raw_len : 0;
+      memcpy (device->raw[frame->kind], sighting->raw, device->raw_len[frame->kind]);
     }
 
   device->last_seen_us = MAX (device->last_seen_us, sighting->time_us);

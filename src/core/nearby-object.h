@@ -36,6 +36,11 @@ gint64             nearby_object_device_get_last_seen (const NearbyObjectDevice 
  * data key), or NULL. */
 const NearbyFrame *nearby_object_device_get_frame     (const NearbyObjectDevice *device,
                                                        NearbyFrameKind           kind);
+/* The service or manufacturer data that frame was decoded from, or NULL (and *@len 0) when the
+ * source gave none. */
+const guint8      *nearby_object_device_get_raw       (const NearbyObjectDevice *device,
+                                                       NearbyFrameKind           kind,
+                                                       gsize                    *len);
 const NearbyRssiFilter *nearby_object_device_get_filter (const NearbyObjectDevice *device);
 
 #define NEARBY_TYPE_OBJECT (nearby_object_get_type ())

@@ -15,6 +15,8 @@
 #include "nearby-advertiser.h"
 #include "nearby-application.h"
 #include "nearby-demo.h"
+#include "nearby-inspector.h"
+#include "nearby-object-row.h"
 #include "nearby-page-loader.h"
 #include "nearby-preferences.h"
 #include "nearby-replay.h"
@@ -324,6 +326,8 @@ nearby_application_handle_local_options (GApplication *app,
   return -1;
 }
 
+static void nearby_application_update_inspector_accel (NearbyApplication *self);
+
 /* What may be looked up without asking: developers see local and insecure pages too, and the
  * demo's pages are served from this computer. */
 static void
@@ -359,6 +363,7 @@ on_developer_mode_changed (NearbyApplication *self)
 {
   nearby_object_list_set_show_non_browsable (self->objects,
                                              nearby_application_get_developer_mode (self));
+  nearby_application_update_inspector_accel (self);
   nearby_application_update_lookups (self);
   nearby_application_update_broadcast_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
@@ -1037,6 +1042,94 @@ demo_action (GSimpleAction *action,
   nearby_application_start_demo (NEARBY_APPLICATION (user_data));
 }
 
+/* The inspector: one window per object, presented again when asked twice. */
+static void
+nearby_application_show_details (NearbyApplication *self,
+                                 NearbyObject      *object)
+{
+  NearbyInspector *inspector = NULL;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      if (NEARBY_IS_INSPECTOR (l->data)
+          && g_strcmp0 (nearby_object_get_key (nearby_inspector_get_object (l->data)),
+                        nearby_object_get_key (object)) == 0)
+        {
+          inspector = l->data;
+          break;
+        }
+    }
+
+  if (inspector == NULL)
+    {
+      inspector = nearby_inspector_new (object, self->objects);
+      gtk_window_set_transient_for (GTK_WINDOW (inspector),
+                                    GTK_WINDOW (nearby_application_get_window (self)));
+      gtk_window_set_destroy_with_parent (GTK_WINDOW (inspector), TRUE);
+      gtk_window_set_application (GTK_WINDOW (inspector), GTK_APPLICATION (self));
+    }
+  gtk_window_present (GTK_WINDOW (inspector));
+}
+
+static void
+show_details_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyObject *object = lookup_object (self, parameter);
+
+  if (object == NULL)
+    {
+      nearby_application_toast (self, _("That object is no longer nearby"));
+      return;
+    }
+  nearby_application_show_details (self, object);
+}
+
+/* Ctrl+I in developer mode: the focused row's object, or the first one. */
+static void
+inspect_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  NearbyWindow *window = nearby_application_get_window (self);
+  GtkWidget *focus = window != NULL ? gtk_root_get_focus (GTK_ROOT (window)) : NULL;
+  g_autoptr(NearbyObject) first = NULL;
+
+  if (!nearby_application_get_developer_mode (self))
+    return;
+
+  for (GtkWidget *widget = focus; widget != NULL; widget = gtk_widget_get_parent (widget))
+    {
+      /* The focus is in a row, or on the list item that holds it. */
+      GtkWidget *row = NEARBY_IS_OBJECT_ROW (widget) ? widget : gtk_widget_get_first_child (widget);
+
+      if (NEARBY_IS_OBJECT_ROW (row) && nearby_object_row_get_object (NEARBY_OBJECT_ROW (row)) != NULL)
+        {
+          nearby_application_show_details (self, nearby_object_row_get_object (NEARBY_OBJECT_ROW (row)));
+          return;
+        }
+    }
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->shown_objects)) > 0)
+    first = g_list_model_get_item (G_LIST_MODEL (self->shown_objects), 0);
+  if (first != NULL)
+    nearby_application_show_details (self, first);
+}
+
+static void
+nearby_application_update_inspector_accel (NearbyApplication *self)
+{
+  const char *developer_accels[] = { "<primary>i", NULL };
+  const char *no_accels[] = { NULL };
+
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.inspect",
+                                         nearby_application_get_developer_mode (self)
+                                         ? developer_accels : no_accels);
+}
+
 static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
@@ -1064,6 +1157,8 @@ static const GActionEntry app_actions[] = {
   { "block-site-quietly", block_site_quietly_action, "s" },
   { "unblock-site-quietly", unblock_site_quietly_action, "s" },
   { "clear-history", clear_history_action },
+  { "show-details", show_details_action, "s" },
+  { "inspect", inspect_action },
 };
 
 static const GOptionEntry app_options[] = {

@@ -1,0 +1,1036 @@
+/* nearby-inspector.c
+ *
+ * The inspector reads the object's state whenever it notifies (at most once per list tick) and
+ * updates its labels in place, so that a selection or the keyboard focus survives the updates.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-inspector"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "nearby-frame-json.h"
+#include "nearby-inspector.h"
+#include "nearby-object-row.h"
+#include "nearby-signal-graph.h"
+
+#define N_KIND_SLOTS (NEARBY_FRAME_KIND_IBEACON + 1)
+
+/* Where the values of a frame's fields line up, in pixels from the start of the row. */
+#define FIELD_VALUE_TAB 168
+
+typedef struct {
+  GtkWidget *row;
+  GtkLabel  *title;
+  GtkLabel  *fields;
+  GtkLabel  *raw;
+} FrameView;
+
+typedef struct {
+  AdwPreferencesGroup *group;
+  gint64               last_seen_us;
+  FrameView            frames[N_KIND_SLOTS];
+} DeviceView;
+
+struct _NearbyInspector
+{
+  AdwWindow            parent_instance;
+
+  NearbyObject        *object;
+  NearbyObjectList    *objects;
+  gboolean             expired;
+  guint                update_source;
+  GHashTable          *devices;      /* address -> DeviceView */
+  GPtrArray           *page_rows;
+  NearbyPage          *shown_page;   /* what the page log was last filled from */
+
+  AdwToastOverlay     *toast_overlay;
+  AdwWindowTitle      *window_title;
+  GtkLabel            *title_label;
+  GtkLabel            *url_label;
+  GtkLabel            *state_label;
+  NearbySignalGraph   *graph;
+  GtkLabel            *distance_value;
+  GtkLabel            *rssi_value;
+  GtkLabel            *tx_power_value;
+  GtkLabel            *first_seen_value;
+  GtkLabel            *last_seen_value;
+  GtkLabel            *host_value;
+  GtkLabel            *key_value;
+  AdwPreferencesGroup *page_group;
+  GtkBox              *devices_box;
+};
+
+G_DEFINE_FINAL_TYPE (NearbyInspector, nearby_inspector, ADW_TYPE_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_OBJECT,
+  PROP_OBJECTS,
+  PROP_EXPIRED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void nearby_inspector_update (NearbyInspector *self);
+
+NearbyInspector *
+nearby_inspector_new (NearbyObject     *object,
+                      NearbyObjectList *objects)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT (object), NULL);
+  g_return_val_if_fail (objects == NULL || NEARBY_IS_OBJECT_LIST (objects), NULL);
+
+  return g_object_new (NEARBY_TYPE_INSPECTOR,
+                       "object", object,
+                       "objects", objects,
+                       NULL);
+}
+
+NearbyObject *
+nearby_inspector_get_object (NearbyInspector *self)
+{
+  g_return_val_if_fail (NEARBY_IS_INSPECTOR (self), NULL);
+
+  return self->object;
+}
+
+gboolean
+nearby_inspector_get_expired (NearbyInspector *self)
+{
+  g_return_val_if_fail (NEARBY_IS_INSPECTOR (self), FALSE);
+
+  return self->expired;
+}
+
+static char *
+host_of (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
+    return NULL;
+
+  return g_strdup (g_uri_get_host (uri));
+}
+
+/* "−62 dBm": a real minus sign, as in the graph. */
+static char *
+format_dbm (double dbm)
+{
+  long rounded = lround (dbm);
+
+  if (rounded < 0)
+    return g_strdup_printf ("\u2212%ld dBm", -rounded);
+  return g_strdup_printf ("%ld dBm", rounded);
+}
+
+static char *
+format_time (gint64 time_us)
+{
+  g_autoptr(GDateTime) time = NULL;
+
+  if (time_us <= 0)
+    return g_strdup (_("Never"));
+  time = g_date_time_new_from_unix_local (time_us / G_USEC_PER_SEC);
+  if (time == NULL)
+    return g_strdup (_("Unknown"));
+
+  return g_date_time_format (time, "%X");
+}
+
+/* "10 ec 03 62": bytes as btmon shows them, easy to compare with a capture. */
+static char *
+format_bytes (const guint8 *data,
+              gsize         len)
+{
+  GString *text = g_string_sized_new (len * 3);
+
+  for (gsize i = 0; i < len; i++)
+    g_string_append_printf (text, i == 0 ? "%02x" : " %02x", data[i]);
+
+  return g_string_free (text, FALSE);
+}
+
+static char *
+format_uptime (guint32 tenths)
+{
+  guint64 seconds = tenths / 10;
+  guint days = (guint) (seconds / 86400);
+  guint hours = (guint) (seconds / 3600 % 24);
+  guint minutes = (guint) (seconds / 60 % 60);
+
+  if (days > 0)
+    /* Translators: an uptime: days, hours, minutes */
+    return g_strdup_printf (_("%u d %u h %u min"), days, hours, minutes);
+  if (hours > 0)
+    return g_strdup_printf (_("%u h %u min"), hours, minutes);
+  return g_strdup_printf (_("%u min %u s"), minutes, (guint) (seconds % 60));
+}
+
+static const char *
+frame_kind_title (const NearbyFrame *frame)
+{
+  switch (frame->kind)
+    {
+    case NEARBY_FRAME_KIND_URL:
+      return frame->protocol == NEARBY_PROTOCOL_URIBEACON ? _("UriBeacon") : _("Eddystone-URL");
+    case NEARBY_FRAME_KIND_UID:
+      return _("Eddystone-UID");
+    case NEARBY_FRAME_KIND_TLM:
+      return _("Eddystone-TLM");
+    case NEARBY_FRAME_KIND_ETLM:
+      return _("Eddystone-TLM, encrypted");
+    case NEARBY_FRAME_KIND_EID:
+      return _("Eddystone-EID");
+    case NEARBY_FRAME_KIND_IBEACON:
+      return _("iBeacon");
+    case NEARBY_FRAME_KIND_NONE:
+    default:
+      return _("Unknown frame");
+    }
+}
+
+static void
+add_field (GString    *markup,
+           const char *name,
+           const char *value)
+{
+  g_autofree char *line = g_markup_printf_escaped ("<span alpha=\"65%%\">%s</span>\t%s",
+                                                   name, value);
+
+  if (markup->len > 0)
+    g_string_append_c (markup, '\n');
+  g_string_append (markup, line);
+}
+
+static void
+add_tx_power_field (GString           *markup,
+                    const NearbyFrame *frame)
+{
+  g_autofree char *dbm = frame->tx_power_known ? format_dbm (frame->tx_power) : NULL;
+
+  if (frame->kind == NEARBY_FRAME_KIND_TLM || frame->kind == NEARBY_FRAME_KIND_ETLM)
+    return;
+  add_field (markup,
+             frame->kind == NEARBY_FRAME_KIND_IBEACON ? _("Power at 1 m") : _("Power at 0 m"),
+             dbm != NULL ? dbm : _("Not stated"));
+}
+
+static char *
+frame_fields_markup (const NearbyFrame *frame)
+{
+  GString *markup = g_string_new (NULL);
+  g_autofree char *value = NULL;
+
+  if (frame->error != NEARBY_FRAME_OK)
+    {
+      char reason[NEARBY_FRAME_MESSAGE_MAX];
+
+      add_field (markup, _("Rejected"), nearby_frame_format_error (frame, reason, sizeof reason));
+      return g_string_free (markup, FALSE);
+    }
+
+  switch (frame->kind)
+    {
+    case NEARBY_FRAME_KIND_URL:
+      add_field (markup, _("URL"), frame->url);
+      if (frame->protocol == NEARBY_PROTOCOL_URIBEACON)
+        {
+          value = g_strdup_printf ("0x%02x", frame->flags);
+          add_field (markup, _("Flags"), value);
+        }
+      add_field (markup, _("Invisible"), frame->invisible ? _("Yes, hidden unless asked") : _("No"));
+      break;
+
+    case NEARBY_FRAME_KIND_UID:
+      value = format_bytes (frame->namespace_id, sizeof frame->namespace_id);
+      add_field (markup, _("Namespace"), value);
+      g_free (value);
+      value = format_bytes (frame->instance_id, sizeof frame->instance_id);
+      add_field (markup, _("Instance"), value);
+      break;
+
+    case NEARBY_FRAME_KIND_TLM:
+      if (frame->battery_mv > 0)
+        value = g_strdup_printf (_("%u mV"), frame->battery_mv);
+      add_field (markup, _("Battery"), value != NULL ? value : _("Not reported"));
+      g_clear_pointer (&value, g_free);
+      if (frame->temperature_known)
+        value = g_strdup_printf (_("%.1f °C"), frame->temperature_c);
+      add_field (markup, _("Temperature"), value != NULL ? value : _("Not reported"));
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("%u", frame->adv_count);
+      add_field (markup, _("Adverts sent"), value);
+      g_clear_pointer (&value, g_free);
+      value = format_uptime (frame->uptime_ds);
+      add_field (markup, _("Uptime"), value);
+      break;
+
+    case NEARBY_FRAME_KIND_ETLM:
+      value = format_bytes (frame->etlm, sizeof frame->etlm);
+      add_field (markup, _("Encrypted"), value);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("0x%04x", frame->etlm_salt);
+      add_field (markup, _("Salt"), value);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("0x%04x", frame->etlm_mic);
+      add_field (markup, _("Check code"), value);
+      break;
+
+    case NEARBY_FRAME_KIND_EID:
+      value = format_bytes (frame->eid, sizeof frame->eid);
+      add_field (markup, _("Ephemeral ID"), value);
+      break;
+
+    case NEARBY_FRAME_KIND_IBEACON:
+      value = format_bytes (frame->ibeacon_uuid, sizeof frame->ibeacon_uuid);
+      add_field (markup, _("UUID"), value);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("%u", frame->ibeacon_major);
+      add_field (markup, _("Major"), value);
+      g_clear_pointer (&value, g_free);
+      value = g_strdup_printf ("%u", frame->ibeacon_minor);
+      add_field (markup, _("Minor"), value);
+      break;
+
+    case NEARBY_FRAME_KIND_NONE:
+    default:
+      break;
+    }
+
+  add_tx_power_field (markup, frame);
+
+  return g_string_free (markup, FALSE);
+}
+
+static GtkLabel *
+new_value_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  return GTK_LABEL (label);
+}
+
+static void
+frame_view_init (FrameView *view)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  PangoTabArray *tabs = pango_tab_array_new_with_positions (1, TRUE, PANGO_TAB_LEFT,
+                                                            FIELD_VALUE_TAB);
+
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 12);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+
+  view->title = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (view->title, 0.0f);
+  gtk_widget_add_css_class (GTK_WIDGET (view->title), "heading");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->title));
+
+  view->fields = new_value_label ();
+  gtk_label_set_use_markup (view->fields, TRUE);
+  gtk_label_set_tabs (view->fields, tabs);
+  pango_tab_array_free (tabs);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->fields));
+
+  view->raw = new_value_label ();
+  gtk_label_set_wrap_mode (view->raw, PANGO_WRAP_CHAR);
+  gtk_widget_add_css_class (GTK_WIDGET (view->raw), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (view->raw), "caption");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->raw));
+
+  view->row = adw_preferences_row_new ();
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (view->row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (view->row), box);
+}
+
+static void
+frame_view_update (FrameView                *view,
+                   const NearbyObjectDevice *device,
+                   const NearbyFrame        *frame)
+{
+  g_autofree char *markup = frame_fields_markup (frame);
+  g_autofree char *raw_text = NULL;
+  g_autofree char *bytes = NULL;
+  const guint8 *raw;
+  gsize raw_len = 0;
+
+  raw = nearby_object_device_get_raw (device, frame->kind, &raw_len);
+  if (raw != NULL)
+    {
+      bytes = format_bytes (raw, raw_len);
+      /* Translators: the bytes a frame was decoded from, and the service or company they came under */
+      raw_text = frame->service_uuid != 0
+                 ? g_strdup_printf (_("Service data 0x%04X: %s"), frame->service_uuid, bytes)
+                 : g_strdup_printf (_("Manufacturer data: %s"), bytes);
+    }
+  else
+    raw_text = g_strdup (_("Raw bytes not available from this source"));
+
+  if (raw != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (view->raw), "monospace");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (view->raw), "monospace");
+
+  gtk_label_set_label (view->title, frame_kind_title (frame));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (view->row), frame_kind_title (frame));
+  gtk_label_set_label (view->fields, markup);
+  gtk_widget_set_visible (GTK_WIDGET (view->fields), *markup != '\0');
+  gtk_label_set_label (view->raw, raw_text);
+}
+
+static void
+device_view_free (DeviceView *view)
+{
+  g_free (view);
+}
+
+static void
+device_view_set_description (DeviceView *view,
+                             gboolean    heard)
+{
+  g_autofree char *time = format_time (view->last_seen_us);
+  g_autofree char *description = heard ? g_strdup_printf (_("Last heard at %s"), time)
+                                       : g_strdup_printf (_("No longer heard; last heard at %s"), time);
+
+  adw_preferences_group_set_description (view->group, description);
+}
+
+static DeviceView *
+nearby_inspector_ensure_device (NearbyInspector *self,
+                                const char      *address)
+{
+  DeviceView *view = g_hash_table_lookup (self->devices, address);
+
+  if (view != NULL)
+    return view;
+
+  view = g_new0 (DeviceView, 1);
+  view->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (view->group, address);
+  gtk_box_append (self->devices_box, GTK_WIDGET (view->group));
+  g_hash_table_insert (self->devices, g_strdup (address), view);
+  return view;
+}
+
+static void
+nearby_inspector_update_devices (NearbyInspector *self)
+{
+  g_autoptr(GHashTable) heard = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n_devices = nearby_object_get_n_devices (self->object);
+  GHashTableIter iter;
+  const char *address;
+  DeviceView *view;
+
+  for (guint i = 0; i < n_devices; i++)
+    {
+      const NearbyObjectDevice *device = nearby_object_get_device (self->object, i);
+
+      address = nearby_object_device_get_address (device);
+      view = nearby_inspector_ensure_device (self, address);
+      view->last_seen_us = nearby_object_device_get_last_seen (device);
+      g_hash_table_add (heard, (gpointer) address);
+
+      for (int kind = NEARBY_FRAME_KIND_URL; kind < N_KIND_SLOTS; kind++)
+        {
+          const NearbyFrame *frame = nearby_object_device_get_frame (device, kind);
+          FrameView *frame_view = &view->frames[kind];
+
+          if (frame == NULL)
+            continue;
+          if (frame_view->row == NULL)
+            {
+              frame_view_init (frame_view);
+              adw_preferences_group_add (view->group, frame_view->row);
+            }
+          frame_view_update (frame_view, device, frame);
+        }
+    }
+
+  /* Devices the object forgot keep their last frames on screen: that is what a developer
+   * chasing a beacon that went quiet wants to see. */
+  g_hash_table_iter_init (&iter, self->devices);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &address, (gpointer *) &view))
+    device_view_set_description (view, !self->expired && g_hash_table_contains (heard, address));
+}
+
+static void
+set_state (NearbyInspector *self,
+           const char      *text,
+           const char      *style_class)
+{
+  static const char *classes[] = { "success", "warning", "error" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    {
+      if (g_strcmp0 (style_class, classes[i]) == 0)
+        gtk_widget_add_css_class (GTK_WIDGET (self->state_label), classes[i]);
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (self->state_label), classes[i]);
+    }
+  gtk_label_set_label (self->state_label, text);
+}
+
+/* The resolver's record, as lines a developer reads top to bottom: each hop, the answer, how
+ * long it took, and why the page is not shown when it is not. */
+static GStrv
+page_log_lines (NearbyPage *page)
+{
+  g_autoptr(GStrvBuilder) lines = g_strv_builder_new ();
+  g_autofree char *line = NULL;
+
+  if (page->from_cache)
+    {
+      g_autofree char *fetched = format_time (page->fetched_at_us);
+
+      line = g_strdup_printf (_("From the cache, fetched at %s"), fetched);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  for (guint i = 0; page->redirects != NULL && i < page->redirects->len; i++)
+    {
+      const NearbyRedirect *redirect = g_ptr_array_index (page->redirects, i);
+
+      /* Translators: a redirect in the page log: "301 from http://example.com/" */
+      line = g_strdup_printf (_("%u redirect from %s"), redirect->status, redirect->url);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (page->status != 0)
+    {
+      line = g_strdup_printf (_("HTTP %u from %s"), page->status,
+                              page->final_url != NULL ? page->final_url : page->url);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (!page->from_cache && page->total_us > 0)
+    {
+      line = g_strdup_printf (_("Headers after %.0f ms, done after %.0f ms"),
+                              page->headers_us / 1000.0, page->total_us / 1000.0);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (page->manifest_url != NULL)
+    {
+      line = g_strdup_printf (_("Manifest %s"), page->manifest_url);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+  if (page->icon_url != NULL)
+    {
+      line = g_strdup_printf (_("Icon %s (%s, %d × %d)"), page->icon_url,
+                              page->icon_type != NULL ? page->icon_type : "?",
+                              page->icon_width, page->icon_height);
+      g_strv_builder_add (lines, line);
+      g_clear_pointer (&line, g_free);
+    }
+
+  if (page->error != NULL)
+    {
+      line = g_strdup_printf (_("Not shown: %s (%s)"), page->error->message,
+                              nearby_page_get_error_code (page));
+      g_strv_builder_add (lines, line);
+    }
+
+  return g_strv_builder_end (lines);
+}
+
+static void
+nearby_inspector_update_page (NearbyInspector *self)
+{
+  NearbyPage *page = nearby_object_get_page (self->object);
+  g_auto(GStrv) lines = NULL;
+
+  if (page == self->shown_page)
+    return;
+
+  g_clear_pointer (&self->shown_page, nearby_page_unref);
+  if (page == NULL)
+    {
+      nearby_inspector_set_page_log (self, NULL);
+      return;
+    }
+
+  self->shown_page = nearby_page_ref (page);
+  lines = page_log_lines (page);
+  nearby_inspector_set_page_log (self, (const char *const *) lines);
+}
+
+static void
+nearby_inspector_update (NearbyInspector *self)
+{
+  NearbyObject *object = self->object;
+  const char *url = nearby_object_get_url (object);
+  const char *title = nearby_object_get_title (object);
+  g_autofree char *host = host_of (url);
+  g_autofree char *text = NULL;
+  g_autoptr(GArray) samples = NULL;
+  double distance = nearby_object_get_distance (object);
+  double rssi = nearby_object_get_rssi (object);
+  int tx_power = nearby_object_get_tx_power (object);
+
+  if (title == NULL || *title == '\0')
+    title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (object));
+  gtk_label_set_label (self->title_label, title);
+  adw_window_title_set_subtitle (self->window_title, title);
+
+  gtk_label_set_label (self->url_label, url != NULL ? url : _("No web address"));
+
+  if (self->expired)
+    set_state (self, _("No longer heard"), "error");
+  else if (nearby_object_get_stale (object))
+    set_state (self, _("Not heard for a while"), "warning");
+  else
+    set_state (self, _("Heard now"), "success");
+
+  if (distance >= 0)
+    text = g_strdup_printf (_("%s, about %.1f m"),
+                            nearby_object_row_bucket_label (nearby_object_get_bucket (object)),
+                            distance);
+  else
+    text = g_strdup (nearby_object_row_bucket_label (NEARBY_BUCKET_UNKNOWN));
+  gtk_label_set_label (self->distance_value, text);
+  g_free (text);
+
+  text = rssi != NEARBY_RSSI_UNKNOWN ? format_dbm (rssi) : g_strdup (_("Unknown"));
+  gtk_label_set_label (self->rssi_value, text);
+  g_free (text);
+
+  text = tx_power != NEARBY_RSSI_UNKNOWN ? format_dbm (tx_power) : g_strdup (_("Not stated"));
+  gtk_label_set_label (self->tx_power_value, text);
+  g_free (text);
+
+  text = format_time (nearby_object_get_first_seen (object));
+  gtk_label_set_label (self->first_seen_value, text);
+  g_free (text);
+  text = format_time (nearby_object_get_last_seen (object));
+  gtk_label_set_label (self->last_seen_value, text);
+
+  gtk_label_set_label (self->host_value, host != NULL ? host : _("None"));
+  gtk_label_set_label (self->key_value, nearby_object_get_key (object));
+
+  samples = nearby_object_dup_samples (object);
+  nearby_signal_graph_set_samples (self->graph, samples);
+
+  nearby_inspector_update_page (self);
+  nearby_inspector_update_devices (self);
+}
+
+static gboolean
+update_idle (gpointer user_data)
+{
+  NearbyInspector *self = user_data;
+
+  self->update_source = 0;
+  nearby_inspector_update (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* An object notifies several properties per tick: one update for all of them. */
+static void
+on_object_notify (NearbyInspector *self)
+{
+  if (self->update_source == 0)
+    self->update_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle, self, NULL);
+}
+
+static void
+nearby_inspector_set_object (NearbyInspector *self,
+                             NearbyObject    *object)
+{
+  if (self->object == object)
+    return;
+
+  if (self->object != NULL)
+    g_signal_handlers_disconnect_by_func (self->object, on_object_notify, self);
+  g_set_object (&self->object, object);
+  if (object != NULL)
+    g_signal_connect_object (object, "notify", G_CALLBACK (on_object_notify), self,
+                             G_CONNECT_SWAPPED);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OBJECT]);
+}
+
+static void
+set_expired (NearbyInspector *self,
+             gboolean         expired)
+{
+  if (self->expired == expired)
+    return;
+
+  self->expired = expired;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRED]);
+  nearby_inspector_update (self);
+}
+
+static void
+on_object_removed (NearbyInspector *self,
+                   NearbyObject    *object)
+{
+  if (object == self->object)
+    set_expired (self, TRUE);
+}
+
+/* The same beacon heard again after it expired comes back as a new object with the same key:
+ * follow it. */
+static void
+on_object_added (NearbyInspector *self,
+                 NearbyObject    *object)
+{
+  if (!self->expired || object == self->object
+      || g_strcmp0 (nearby_object_get_key (object), nearby_object_get_key (self->object)) != 0)
+    return;
+
+  nearby_inspector_set_object (self, object);
+  set_expired (self, FALSE);
+}
+
+void
+nearby_inspector_set_page_log (NearbyInspector   *self,
+                               const char *const *lines)
+{
+  g_return_if_fail (NEARBY_IS_INSPECTOR (self));
+
+  for (guint i = 0; i < self->page_rows->len; i++)
+    adw_preferences_group_remove (self->page_group, g_ptr_array_index (self->page_rows, i));
+  g_ptr_array_set_size (self->page_rows, 0);
+
+  if (lines == NULL || lines[0] == NULL)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                     self->object != NULL && !nearby_object_get_browsable (self->object)
+                                     ? _("Not looked up: no web page to look up")
+                                     : _("Not looked up yet"));
+      gtk_widget_add_css_class (row, "dim-label");
+      g_ptr_array_add (self->page_rows, row);
+      adw_preferences_group_add (self->page_group, row);
+      return;
+    }
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      /* Log lines come from what servers said: never markup. */
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), lines[i]);
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
+      g_ptr_array_add (self->page_rows, row);
+      adw_preferences_group_add (self->page_group, row);
+    }
+}
+
+static void
+add_time_member (JsonBuilder *builder,
+                 const char  *name,
+                 gint64       time_us)
+{
+  g_autoptr(GDateTime) time = time_us > 0 ? g_date_time_new_from_unix_utc (time_us / G_USEC_PER_SEC)
+                                          : NULL;
+  g_autofree char *text = time != NULL ? g_date_time_format_iso8601 (time) : NULL;
+
+  json_builder_set_member_name (builder, name);
+  if (text != NULL)
+    json_builder_add_string_value (builder, text);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+add_string_member (JsonBuilder *builder,
+                   const char  *name,
+                   const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+char *
+nearby_inspector_object_to_json (NearbyObject *object)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  double distance, rssi;
+  int tx_power;
+
+  g_return_val_if_fail (NEARBY_IS_OBJECT (object), NULL);
+
+  distance = nearby_object_get_distance (object);
+  rssi = nearby_object_get_rssi (object);
+  tx_power = nearby_object_get_tx_power (object);
+
+  json_builder_begin_object (builder);
+  add_string_member (builder, "key", nearby_object_get_key (object));
+  add_string_member (builder, "url", nearby_object_get_url (object));
+  add_string_member (builder, "title", nearby_object_get_title (object));
+  json_builder_set_member_name (builder, "distance_m");
+  if (distance >= 0)
+    json_builder_add_double_value (builder, round (distance * 100) / 100);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "rssi");
+  if (rssi != NEARBY_RSSI_UNKNOWN)
+    json_builder_add_double_value (builder, round (rssi * 10) / 10);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "tx_power");
+  if (tx_power != NEARBY_RSSI_UNKNOWN)
+    json_builder_add_int_value (builder, tx_power);
+  else
+    json_builder_add_null_value (builder);
+  add_time_member (builder, "first_seen", nearby_object_get_first_seen (object));
+  add_time_member (builder, "last_seen", nearby_object_get_last_seen (object));
+  json_builder_set_member_name (builder, "stale");
+  json_builder_add_boolean_value (builder, nearby_object_get_stale (object));
+
+  json_builder_set_member_name (builder, "page");
+  if (nearby_object_get_page (object) != NULL)
+    {
+      g_autofree char *page_json = nearby_page_to_json (nearby_object_get_page (object), FALSE);
+      JsonNode *page_node = json_from_string (page_json, NULL);
+
+      if (page_node != NULL)
+        json_builder_add_value (builder, page_node);
+      else
+        json_builder_add_null_value (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+
+  json_builder_set_member_name (builder, "devices");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < nearby_object_get_n_devices (object); i++)
+    {
+      const NearbyObjectDevice *device = nearby_object_get_device (object, i);
+
+      json_builder_begin_object (builder);
+      add_string_member (builder, "address", nearby_object_device_get_address (device));
+      add_time_member (builder, "last_seen", nearby_object_device_get_last_seen (device));
+      json_builder_set_member_name (builder, "frames");
+      json_builder_begin_array (builder);
+      for (int kind = NEARBY_FRAME_KIND_URL; kind < N_KIND_SLOTS; kind++)
+        {
+          const NearbyFrame *frame = nearby_object_device_get_frame (device, kind);
+          const guint8 *raw;
+          gsize raw_len = 0;
+
+          if (frame == NULL)
+            continue;
+
+          json_builder_begin_object (builder);
+          raw = nearby_object_device_get_raw (device, kind, &raw_len);
+          if (raw != NULL)
+            {
+              g_autofree char *hex = nearby_hex_format (raw, raw_len);
+
+              add_string_member (builder, "raw", hex);
+            }
+          else
+            add_string_member (builder, "raw", NULL);
+          nearby_frame_add_json_members (frame, builder);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}
+
+static void
+copy_json_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  NearbyInspector *self = NEARBY_INSPECTOR (widget);
+  g_autofree char *json = nearby_inspector_object_to_json (self->object);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), json);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Copied as JSON")));
+}
+
+static void
+nearby_inspector_constructed (GObject *object)
+{
+  NearbyInspector *self = NEARBY_INSPECTOR (object);
+
+  G_OBJECT_CLASS (nearby_inspector_parent_class)->constructed (object);
+
+  g_return_if_fail (self->object != NULL);
+
+  if (self->objects != NULL)
+    {
+      g_signal_connect_object (self->objects, "object-removed",
+                               G_CALLBACK (on_object_removed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->objects, "object-added",
+                               G_CALLBACK (on_object_added), self, G_CONNECT_SWAPPED);
+      if (nearby_object_list_get_object_by_key (self->objects,
+                                                nearby_object_get_key (self->object)) != self->object)
+        self->expired = TRUE;
+    }
+
+  nearby_inspector_set_page_log (self, NULL);
+  nearby_inspector_update (self);
+}
+
+static void
+nearby_inspector_dispose (GObject *object)
+{
+  NearbyInspector *self = NEARBY_INSPECTOR (object);
+
+  g_clear_handle_id (&self->update_source, g_source_remove);
+  if (self->object != NULL)
+    g_signal_handlers_disconnect_by_func (self->object, on_object_notify, self);
+
+  G_OBJECT_CLASS (nearby_inspector_parent_class)->dispose (object);
+}
+
+static void
+nearby_inspector_finalize (GObject *object)
+{
+  NearbyInspector *self = NEARBY_INSPECTOR (object);
+
+  g_clear_object (&self->object);
+  g_clear_object (&self->objects);
+  g_clear_pointer (&self->devices, g_hash_table_unref);
+  g_clear_pointer (&self->page_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->shown_page, nearby_page_unref);
+
+  G_OBJECT_CLASS (nearby_inspector_parent_class)->finalize (object);
+}
+
+static void
+nearby_inspector_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  NearbyInspector *self = NEARBY_INSPECTOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_OBJECT:
+      g_value_set_object (value, self->object);
+      break;
+
+    case PROP_OBJECTS:
+      g_value_set_object (value, self->objects);
+      break;
+
+    case PROP_EXPIRED:
+      g_value_set_boolean (value, self->expired);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_inspector_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  NearbyInspector *self = NEARBY_INSPECTOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_OBJECT:
+      nearby_inspector_set_object (self, g_value_get_object (value));
+      break;
+
+    case PROP_OBJECTS:
+      g_set_object (&self->objects, g_value_get_object (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_inspector_class_init (NearbyInspectorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = nearby_inspector_constructed;
+  object_class->dispose = nearby_inspector_dispose;
+  object_class->finalize = nearby_inspector_finalize;
+  object_class->get_property = nearby_inspector_get_property;
+  object_class->set_property = nearby_inspector_set_property;
+
+  properties[PROP_OBJECT] =
+    g_param_spec_object ("object", NULL, NULL,
+                         NEARBY_TYPE_OBJECT,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_OBJECTS] =
+    g_param_spec_object ("objects", NULL, NULL,
+                         NEARBY_TYPE_OBJECT_LIST,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_EXPIRED] =
+    g_param_spec_boolean ("expired", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (NEARBY_TYPE_SIGNAL_GRAPH);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/nearbyweb/Nearby/nearby-inspector.ui");
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, window_title);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, title_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, url_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, state_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, graph);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, distance_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, rssi_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, tx_power_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, first_seen_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, last_seen_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, host_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, key_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, page_group);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, devices_box);
+
+  gtk_widget_class_install_action (widget_class, "inspector.copy-json", NULL, copy_json_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+nearby_inspector_init (NearbyInspector *self)
+{
+  self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) device_view_free);
+  self->page_rows = g_ptr_array_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

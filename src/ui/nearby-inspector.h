@@ -1,0 +1,31 @@
+/* nearby-inspector.h: everything Nearby knows about one object, for developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "nearby-object-list.h"
+
+G_BEGIN_DECLS
+
+#define NEARBY_TYPE_INSPECTOR (nearby_inspector_get_type ())
+G_DECLARE_FINAL_TYPE (NearbyInspector, nearby_inspector, NEARBY, INSPECTOR, AdwWindow)
+
+/* @objects (optional) is the list @object lives in: the inspector watches it to say when the
+ * object is no longer heard. */
+NearbyInspector *nearby_inspector_new           (NearbyObject       *object,
+                                                 NearbyObjectList   *objects);
+NearbyObject    *nearby_inspector_get_object    (NearbyInspector    *self);
+/* TRUE once the list dropped the object; the inspector keeps showing its last data. */
+gboolean         nearby_inspector_get_expired   (NearbyInspector    *self);
+/* What the resolver did for the object, one line per step (redirects, status codes, timings,
+ * why it was not looked up). NULL or empty shows "Not looked up yet". */
+void             nearby_inspector_set_page_log  (NearbyInspector    *self,
+                                                 const char *const  *lines);
+/* The object and every frame of every device as JSON (what "Copy as JSON" copies). */
+char            *nearby_inspector_object_to_json (NearbyObject      *object);
+
+G_END_DECLS

@@ -1,0 +1,276 @@
+/* test-inspector.c: what the Details window shows and copies
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "nearby-inspector.h"
+#include "nearby-resources.h"
+#include "nearby-signal-graph.h"
+
+#define SECOND ((gint64) G_USEC_PER_SEC)
+
+/* A NearbySource that emits what the test tells it to. */
+struct _TestSource
+{
+  GObject parent_instance;
+};
+
+#define TEST_TYPE_SOURCE (test_source_get_type ())
+G_DECLARE_FINAL_TYPE (TestSource, test_source, TEST, SOURCE, GObject)
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestSource, test_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NEARBY_TYPE_SOURCE, NULL))
+
+static void
+test_source_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  if (prop_id == 1)
+    g_value_set_enum (value, NEARBY_SOURCE_STATE_SCANNING);
+  else
+    g_value_set_string (value, NULL);
+}
+
+static void
+test_source_class_init (TestSourceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = test_source_get_property;
+  g_object_class_override_property (object_class, 1, "state");
+  g_object_class_override_property (object_class, 2, "state-message");
+}
+
+static void
+test_source_init (TestSource *self)
+{
+}
+
+static gint64 fake_now;
+
+static gint64
+fake_clock (gpointer user_data)
+{
+  return fake_now;
+}
+
+static const guint8 url_bytes[] = { 0x10, 0xee, 0x03, 'b', 'u', 's', 0x07 };
+
+static void
+emit (TestSource  *source,
+      const char  *address,
+      gboolean     tlm)
+{
+  NearbySighting sighting = { 0 };
+
+  sighting.address = (char *) address;
+  sighting.time_us = fake_now;
+  sighting.rssi = -70;
+  sighting.frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
+  sighting.frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
+  if (tlm)
+    {
+      sighting.frame.kind = NEARBY_FRAME_KIND_TLM;
+      sighting.frame.battery_mv = 3000;
+      sighting.frame.adv_count = 42;
+    }
+  else
+    {
+      sighting.frame.kind = NEARBY_FRAME_KIND_URL;
+      sighting.frame.tx_power_known = TRUE;
+      sighting.frame.tx_power = -18;
+      g_strlcpy (sighting.frame.url, "https://bus.example/", sizeof sighting.frame.url);
+      memcpy (sighting.raw, url_bytes, sizeof url_bytes);
+      sighting.raw_len = sizeof url_bytes;
+    }
+  nearby_source_emit_sighting (NEARBY_SOURCE (source), &sighting);
+}
+
+static NearbyObjectList *
+new_list (TestSource **source)
+{
+  NearbyObjectList *list;
+
+  fake_now = 1000 * SECOND;
+  *source = g_object_new (TEST_TYPE_SOURCE, NULL);
+  list = nearby_object_list_new (NEARBY_SOURCE (*source));
+  nearby_object_list_set_clock (list, fake_clock, NULL);
+  return list;
+}
+
+/* "Copy as JSON": every frame of every address, with the bytes it came from. */
+static void
+test_json (void)
+{
+  g_autoptr(TestSource) source = NULL;
+  g_autoptr(NearbyObjectList) list = new_list (&source);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  NearbyObject *object;
+  JsonObject *root, *device, *frame;
+  JsonArray *devices, *frames;
+
+  emit (source, "C0:FF:EE:00:00:01", FALSE);
+  emit (source, "C0:FF:EE:00:00:01", TRUE);
+  nearby_object_list_flush (list);
+  object = nearby_object_list_get_object_by_key (list, "https://bus.example/");
+  g_assert_nonnull (object);
+
+  json = nearby_inspector_object_to_json (object);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "url"), ==, "https://bus.example/");
+  g_assert_cmpint (json_object_get_int_member (root, "tx_power"), ==, -18);
+  g_assert_true (json_object_get_null_member (root, "title"));
+  devices = json_object_get_array_member (root, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 1);
+  device = json_array_get_object_element (devices, 0);
+  g_assert_cmpstr (json_object_get_string_member (device, "address"), ==, "C0:FF:EE:00:00:01");
+  frames = json_object_get_array_member (device, "frames");
+  g_assert_cmpuint (json_array_get_length (frames), ==, 2);
+
+  frame = json_array_get_object_element (frames, 0);
+  g_assert_cmpstr (json_object_get_string_member (frame, "frame"), ==, "url");
+  g_assert_cmpstr (json_object_get_string_member (frame, "raw"), ==, "10ee03627573" "07");
+  frame = json_array_get_object_element (frames, 1);
+  g_assert_cmpstr (json_object_get_string_member (frame, "frame"), ==, "tlm");
+  g_assert_cmpint (json_object_get_int_member (frame, "battery_mv"), ==, 3000);
+  /* The demo and old captures give no bytes: null, not an empty string. */
+  g_assert_true (json_object_get_null_member (frame, "raw"));
+  g_assert_true (json_object_get_null_member (root, "page"));
+
+  /* Once resolved, what the resolver found comes along, redirects included. */
+  {
+    g_autoptr(NearbyPage) page = nearby_page_new ("https://bus.example/");
+    g_autoptr(JsonParser) page_parser = json_parser_new ();
+    g_autofree char *with_page = NULL;
+    JsonObject *page_object;
+
+    nearby_page_add_redirect (page, "https://bus.example/", 301);
+    page->final_url = g_strdup ("https://bus.example/stop/42");
+    page->status = 200;
+    page->title = g_strdup ("Stop 42");
+    nearby_object_set_page (object, page);
+
+    with_page = nearby_inspector_object_to_json (object);
+    g_assert_true (json_parser_load_from_data (page_parser, with_page, -1, NULL));
+    page_object = json_object_get_object_member (json_node_get_object (json_parser_get_root (page_parser)),
+                                                 "page");
+    g_assert_nonnull (page_object);
+    g_assert_true (strstr (with_page, "https://bus.example/stop/42") != NULL);
+    g_assert_true (strstr (with_page, "301") != NULL);
+  }
+}
+
+static GArray *
+samples_of (double rssi,
+            double distance)
+{
+  GArray *samples = g_array_new (FALSE, FALSE, sizeof (NearbyObjectSample));
+  NearbyObjectSample sample = { 1000 * SECOND, rssi, distance };
+
+  g_array_append_val (samples, sample);
+  return samples;
+}
+
+/* What a screen reader says for the graph: the last value, in words. */
+static void
+test_graph_description (void)
+{
+  g_autoptr(GArray) known = samples_of (-62.3, 1.26);
+  g_autoptr(GArray) unknown = samples_of (-80.0, -1.0);
+  g_autoptr(GArray) empty = g_array_new (FALSE, FALSE, sizeof (NearbyObjectSample));
+  g_autofree char *text = NULL;
+
+  text = nearby_signal_graph_describe (known);
+  g_assert_cmpstr (text, ==, "Signal \u221262 dBm, about 1.3 m, over the last minute");
+  g_free (text);
+  text = nearby_signal_graph_describe (unknown);
+  g_assert_cmpstr (text, ==, "Signal \u221280 dBm, distance unknown, over the last minute");
+  g_free (text);
+  text = nearby_signal_graph_describe (empty);
+  g_assert_cmpstr (text, ==, "No signal heard yet");
+  g_free (text);
+  text = nearby_signal_graph_describe (NULL);
+  g_assert_cmpstr (text, ==, "No signal heard yet");
+}
+
+/* An object that expires keeps its inspector, which says so; heard again, it comes back. */
+static void
+test_expiry (void)
+{
+  g_autoptr(TestSource) source = NULL;
+  g_autoptr(NearbyObjectList) list = NULL;
+  NearbyInspector *inspector;
+  NearbyObject *object;
+  NearbyObject *again;
+
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("needs a display");
+      return;
+    }
+  adw_init ();
+  g_resources_register (nearby_get_resource ());
+
+  list = new_list (&source);
+  nearby_object_list_set_expiry_timeout (list, 30000);
+  emit (source, "C0:FF:EE:00:00:01", FALSE);
+  nearby_object_list_flush (list);
+  object = nearby_object_list_get_object_by_key (list, "https://bus.example/");
+
+  inspector = nearby_inspector_new (object, list);
+  g_object_ref_sink (inspector);
+  gtk_window_present (GTK_WINDOW (inspector));
+  g_assert_false (nearby_inspector_get_expired (inspector));
+
+  fake_now += 31 * SECOND;
+  nearby_object_list_flush (list);
+  g_assert_null (nearby_object_list_get_object_by_key (list, "https://bus.example/"));
+  g_assert_true (nearby_inspector_get_expired (inspector));
+  /* The last data stays on screen. */
+  g_assert_true (nearby_inspector_get_object (inspector) == object);
+  g_assert_cmpstr (nearby_object_get_url (nearby_inspector_get_object (inspector)), ==,
+                   "https://bus.example/");
+
+  /* No crash when a page log arrives late, and back to the placeholder with none. */
+  nearby_inspector_set_page_log (inspector, (const char *const[]) { "GET https://bus.example/ → 200",
+                                                                    "<b>not markup</b>", NULL });
+  nearby_inspector_set_page_log (inspector, NULL);
+
+  fake_now += SECOND;
+  emit (source, "C0:FF:EE:00:00:02", FALSE);
+  nearby_object_list_flush (list);
+  again = nearby_object_list_get_object_by_key (list, "https://bus.example/");
+  g_assert_nonnull (again);
+  g_assert_true (nearby_inspector_get_object (inspector) == again);
+  g_assert_false (nearby_inspector_get_expired (inspector));
+
+  gtk_window_destroy (GTK_WINDOW (inspector));
+  g_object_unref (inspector);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* No session bus here, hence no accessibility bus either. */
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/inspector/json", test_json);
+  g_test_add_func ("/inspector/graph-description", test_graph_description);
+  g_test_add_func ("/inspector/expiry", test_expiry);
+
+  return g_test_run ();
+}
