@@ -71,7 +71,9 @@ nearby_cli_run (int    argc,
   g_return_val_if_fail (argc >= 2, NEARBY_EXIT_USAGE);
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Lets tests and translators run uninstalled with the catalogues in the build tree. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("NEARBY_LOCALEDIR") != NULL
+                                     ? g_getenv ("NEARBY_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
