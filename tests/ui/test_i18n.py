@@ -67,6 +67,21 @@ class GermanTest(TranslatedTestCase):
         self.assert_labels_inside_window()
         self.screenshot('de-no-service')
 
+    def test_command_line_in_german(self):
+        import subprocess
+        result = subprocess.run([self.binary, 'encode', 'https://example.com/k'], env=self.env,
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('Eddystone-URL-Dienstdaten (0xfeaa), 12 Bytes', result.stdout)
+        self.assertIn(self.tr('To broadcast it from this computer, paste into bluetoothctl:'),
+                      result.stdout)
+        self.assertIn('\nmenu advertise\n', result.stdout, 'bluetoothctl commands stay as they are')
+
+        result = subprocess.run([self.binary, 'decode', 'zz'], env=self.env,
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn('ist nicht hexadezimal', result.stderr)
+
     def test_demo_list_and_preferences_in_german(self):
         self.write_settings(dict(CHOSEN, **{'window-width': NARROWEST}))
         self.start_app('--demo')
