@@ -22,7 +22,9 @@ main (int   argc,
     return nearby_cli_run (argc, argv);
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Lets tests and translators run uninstalled with the catalogues in the build tree. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("NEARBY_LOCALEDIR") != NULL
+                                     ? g_getenv ("NEARBY_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -254,7 +254,9 @@ print_plan (NearbyAdvertiser *advertiser,
            nearby_advertiser_get_service_uuid (advertiser),
            nearby_advertiser_get_service_uuid128 (advertiser));
   g_print ("\n");
-  g_print (_("Service data (%" G_GSIZE_FORMAT " bytes): %s"), len, hex);
+  g_print (g_dngettext (GETTEXT_PACKAGE, "Service data (%zu byte): %s",
+                        "Service data (%zu bytes): %s", len),
+           (size_t) len, hex);
   g_print ("\n");
   g_print (_("Tx power at 0 m: %d dBm"), nearby_advertiser_get_tx_power (advertiser));
   g_print ("\n");

@@ -390,7 +390,10 @@ nearby_cli_encode (int    argc,
         {
           g_autofree char *hex = format_hex_spaced (eddystone, eddystone_len, "", " ");
 
-          g_print ("Eddystone-URL service data (0xfeaa), %zu bytes: %s\n", eddystone_len, hex);
+          g_print (g_dngettext (GETTEXT_PACKAGE, "Eddystone-URL service data (0xfeaa), %zu byte: %s\n",
+                                "Eddystone-URL service data (0xfeaa), %zu bytes: %s\n",
+                                eddystone_len),
+                   eddystone_len, hex);
         }
       else
         g_print ("Eddystone-URL: %s\n",
@@ -400,7 +403,10 @@ nearby_cli_encode (int    argc,
         {
           g_autofree char *hex = format_hex_spaced (uribeacon, uribeacon_len, "", " ");
 
-          g_print ("UriBeacon service data (0xfed8), %zu bytes: %s\n", uribeacon_len, hex);
+          g_print (g_dngettext (GETTEXT_PACKAGE, "UriBeacon service data (0xfed8), %zu byte: %s\n",
+                                "UriBeacon service data (0xfed8), %zu bytes: %s\n",
+                                uribeacon_len),
+                   uribeacon_len, hex);
         }
       else
         g_print ("UriBeacon: %s\n",
@@ -414,8 +420,8 @@ nearby_cli_encode (int    argc,
             ? format_hex_spaced (eddystone, eddystone_len, "0x", " ")
             : format_hex_spaced (uribeacon, uribeacon_len, "0x", " ");
 
-          g_print ("\nTo broadcast it from this computer, paste into bluetoothctl:\n"
-                   "menu advertise\n"
+          g_print ("\n%s\n", _("To broadcast it from this computer, paste into bluetoothctl:"));
+          g_print ("menu advertise\n"
                    "uuids %s\n"
                    "service %s %s\n"
                    "back\n"
@@ -431,7 +437,7 @@ nearby_cli_encode (int    argc,
       const NearbyFrame *reason = uribeacon_error == NEARBY_FRAME_ERROR_INVALID_UUID
                                     ? &uribeacon_status : &eddystone_status;
 
-      g_printerr ("nearby encode: %s does not fit in a beacon frame: %s\n", urls[0],
+      g_printerr (_("nearby encode: %s does not fit in a beacon frame: %s\n"), urls[0],
                   nearby_frame_format_error (reason, message, sizeof message));
       return NEARBY_EXIT_FAILED;
     }

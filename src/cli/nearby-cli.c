@@ -45,7 +45,7 @@ nearby_cli_is_subcommand (const char *name)
 static int
 print_help (FILE *stream)
 {
-  fprintf (stream, "%s\n  nearby [--demo] [--replay FILE] [--developer]\n", _("Usage:"));
+  fprintf (stream, "%s\n  nearby [--demo] [--replay %s] [--developer]\n", _("Usage:"), _("FILE"));
   for (guint i = 0; i < G_N_ELEMENTS (subcommands); i++)
     fprintf (stream, "  nearby %-10s %s\n", subcommands[i].name, _(subcommands[i].summary));
   fprintf (stream, "\n%s\n", _("Run “nearby COMMAND --help” for the options of a command."));
@@ -71,7 +71,9 @@ nearby_cli_run (int    argc,
   g_return_val_if_fail (argc >= 2, NEARBY_EXIT_USAGE);
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Lets tests and translators run uninstalled with the catalogues in the build tree. */
+  bindtextdomain (GETTEXT_PACKAGE, g_getenv ("NEARBY_LOCALEDIR") != NULL
+                                     ? g_getenv ("NEARBY_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

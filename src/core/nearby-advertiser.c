@@ -878,15 +878,13 @@ nearby_advertiser_dup_service_data (NearbyAdvertiser  *self,
 
       g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_URL_TOO_LONG,
                    g_dngettext (GETTEXT_PACKAGE,
-                                "%s is too long by %" G_GSIZE_FORMAT " byte for %s (it encodes "
-                                "to %" G_GSIZE_FORMAT " bytes, at most %" G_GSIZE_FORMAT " fit): "
-                                "use a URL shortener or a shorter host name",
-                                "%s is too long by %" G_GSIZE_FORMAT " bytes for %s (it encodes "
-                                "to %" G_GSIZE_FORMAT " bytes, at most %" G_GSIZE_FORMAT " fit): "
-                                "use a URL shortener or a shorter host name",
+                                "%s is too long by %zu byte for %s (it encodes to %zu bytes, "
+                                "at most %zu fit): use a URL shortener or a shorter host name",
+                                "%s is too long by %zu bytes for %s (it encodes to %zu bytes, "
+                                "at most %zu fit): use a URL shortener or a shorter host name",
                                 excess),
-                   self->url, excess, format, (gsize) status.error_length,
-                   (gsize) status.error_limit);
+                   self->url, (size_t) excess, format, (size_t) status.error_length,
+                   (size_t) status.error_limit);
       return NULL;
     }
 

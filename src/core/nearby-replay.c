@@ -262,7 +262,11 @@ nearby_replay_parse_line (const char  *line,
   gsize length = strlen (line);
 
   if (length > MAX_LINE_LENGTH)
-    return line_error (error, _("%zu bytes long, too long for an advertisement"), length);
+    return line_error (error, g_dngettext (GETTEXT_PACKAGE,
+                                           "%zu byte long, too long for an advertisement",
+                                           "%zu bytes long, too long for an advertisement",
+                                           length),
+                       length);
 
   if (!g_utf8_validate (line, length, NULL))
     return line_error (error, "%s", _("not UTF-8 text"));
@@ -305,7 +309,11 @@ nearby_replay_parse_line (const char  *line,
     return line_error (error, "%s", _("raw is not hexadecimal"));
   raw_data = g_bytes_get_data (raw, &raw_len);
   if (raw_len > NEARBY_ADV_MAX)
-    return line_error (error, _("raw is %zu bytes, longer than an advertisement"), raw_len);
+    return line_error (error, g_dngettext (GETTEXT_PACKAGE,
+                                           "raw is %zu byte, longer than an advertisement",
+                                           "raw is %zu bytes, longer than an advertisement",
+                                           raw_len),
+                       raw_len);
 
   if (json_object_has_member (object, "company_id"))
     {

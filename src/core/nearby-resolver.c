@@ -512,7 +512,10 @@ set_fetch_error (GError     **error,
     g_propagate_error (error, g_error_copy (job->policy_error));
   else if (job->timed_out)
     g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
-                 _("No answer within %u seconds"), (job->self->deadline_ms + 999) / 1000);
+                 g_dngettext (GETTEXT_PACKAGE, "No answer within %u second",
+                              "No answer within %u seconds",
+                              (job->self->deadline_ms + 999) / 1000),
+                 (job->self->deadline_ms + 999) / 1000);
   else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_propagate_error (error, g_error_copy (io_error));
   else if (io_error->domain == G_TLS_ERROR ||
@@ -733,7 +736,9 @@ follow_redirect (Job   *job,
   if (job->hops >= NEARBY_RESOLVER_MAX_REDIRECTS)
     {
       g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TOO_MANY_REDIRECTS,
-                   _("More than %d redirects"), NEARBY_RESOLVER_MAX_REDIRECTS);
+                   g_dngettext (GETTEXT_PACKAGE, "More than %d redirect", "More than %d redirects",
+                                NEARBY_RESOLVER_MAX_REDIRECTS),
+                   NEARBY_RESOLVER_MAX_REDIRECTS);
       job_fetch_done (job, error);
       return;
     }

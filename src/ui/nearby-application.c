@@ -931,8 +931,12 @@ on_broadcast_url_changed (GtkEditable      *entry,
   data = nearby_advertiser_dup_service_data (advertiser, &error);
   if (data != NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("Fits in an Eddystone-URL frame: %zu bytes of service data"),
-                                               g_bytes_get_size (data));
+      gsize size = g_bytes_get_size (data);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "Fits in an Eddystone-URL frame: %zu byte of service data",
+                                                            "Fits in an Eddystone-URL frame: %zu bytes of service data",
+                                                            size),
+                                               size);
 
       gtk_label_set_label (feedback, text);
     }
