@@ -9,13 +9,11 @@
 #include <signal.h>
 #include <string.h>
 
+#include "bluez-mock-harness.h"
 #include "nearby-advertiser.h"
 #include "nearby-frame.h"
 
-#define MOCK_IFACE      "org.bluez.Mock"
-#define DBUSMOCK_IFACE  "org.freedesktop.DBus.Mock"
 #define HCI0            "/org/bluez/hci0"
-#define WAIT_SECONDS    60
 
 #define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
 #define UUID_FED8 "0000fed8-0000-1000-8000-00805f9b34fb"
@@ -25,152 +23,21 @@
 #define LONG_URL  "https://example.com/a-very-long-path-that-does-not-fit"
 
 typedef struct {
-  GSubprocess      *mock;
-  GDBusConnection  *bus;
+  BluezMock         mock;
   NearbyAdvertiser *advertiser;
   GAsyncResult     *result;
 } Fixture;
 
-/* Waiting (as in test-scanner.c) */
-
-static gboolean
-set_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Conditions that ask the mock (a method call) need the loop to wake up now and then. */
-#define WAIT_UNTIL(condition)                                                     \
-  G_STMT_START {                                                                  \
-    gboolean timed_out_ = FALSE;                                                  \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_flag, &timed_out_); \
-    guint poll_id_ = g_timeout_add (20, wake_up, NULL);                           \
-    while (!(condition) && !timed_out_)                                           \
-      g_main_context_iteration (NULL, TRUE);                                      \
-    if (!timed_out_)                                                              \
-      g_source_remove (timeout_id_);                                              \
-    g_source_remove (poll_id_);                                                   \
-    g_assert_true (condition);                                                    \
-  } G_STMT_END
-
 /* The mock */
-
-static void
-on_name_appeared (GDBusConnection *connection,
-                  const char      *name,
-                  const char      *owner,
-                  gpointer         data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static void
-on_name_vanished (GDBusConnection *connection,
-                  const char      *name,
-                  gpointer         data)
-{
-  *(gboolean *) data = FALSE;
-}
-
-static void
-start_mock (Fixture *f)
-{
-  g_autofree char *template = g_test_build_filename (G_TEST_DIST, "bluez_nearby.py", NULL);
-  g_autoptr(GError) error = NULL;
-  gboolean owned = FALSE;
-  guint watch;
-
-  f->mock = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
-                              PYTHON3, "-m", "dbusmock", "--system", "--template", template,
-                              NULL);
-  g_assert_no_error (error);
-
-  watch = g_bus_watch_name_on_connection (f->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          on_name_appeared, on_name_vanished, &owned, NULL);
-  WAIT_UNTIL (owned);
-  g_bus_unwatch_name (watch);
-}
-
-static void
-stop_mock (Fixture *f)
-{
-  gboolean owned = TRUE;
-  guint watch;
-
-  if (f->mock == NULL)
-    return;
-
-  g_subprocess_send_signal (f->mock, SIGTERM);
-  g_subprocess_wait (f->mock, NULL, NULL);
-  g_clear_object (&f->mock);
-
-  watch = g_bus_watch_name_on_connection (f->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          on_name_appeared, on_name_vanished, &owned, NULL);
-  WAIT_UNTIL (!owned);
-  g_bus_unwatch_name (watch);
-}
-
-static GVariant *
-call (Fixture    *f,
-      const char *path,
-      const char *interface,
-      const char *method,
-      GVariant   *parameters,
-      const char *reply_type)
-{
-  g_autoptr(GError) error = NULL;
-  GVariant *reply;
-
-  reply = g_dbus_connection_call_sync (f->bus, "org.bluez", path, interface, method, parameters,
-                                       reply_type != NULL ? G_VARIANT_TYPE (reply_type) : NULL,
-                                       G_DBUS_CALL_FLAGS_NO_AUTO_START, 30000, NULL, &error);
-  g_assert_no_error (error);
-
-  return reply;
-}
-
-static void
-call_mock (Fixture    *f,
-           const char *method,
-           GVariant   *parameters)
-{
-  g_autoptr(GVariant) reply = call (f, "/", MOCK_IFACE, method, parameters, NULL);
-}
-
-static void
-add_adapter (Fixture    *f,
-             const char *name,
-             gboolean    powered)
-{
-  call_mock (f, "AddAdapter", g_variant_new ("(sb)", name, powered));
-}
-
-static guint
-count_calls (Fixture    *f,
-             const char *adapter_path,
-             const char *method)
-{
-  g_autoptr(GVariant) reply = call (f, adapter_path, DBUSMOCK_IFACE, "GetMethodCalls",
-                                    g_variant_new ("(s)", method), "(a(tav))");
-  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
-
-  return g_variant_n_children (calls);
-}
 
 /* What the mock bluetoothd holds on an adapter: path -> the properties it read at registration. */
 static GVariant *
 advertisements_on (Fixture    *f,
                    const char *adapter)
 {
-  g_autoptr(GVariant) reply = call (f, "/", MOCK_IFACE, "GetAdvertisements",
-                                    g_variant_new ("(s)", adapter), "(a{oa{sv}})");
+  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE,
+                                               "GetAdvertisements",
+                                               g_variant_new ("(s)", adapter), "(a{oa{sv}})");
 
   return g_variant_get_child_value (reply, 0);
 }
@@ -243,7 +110,8 @@ object_exported (Fixture *f)
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
 
-  reply = g_dbus_connection_call_sync (f->bus, g_dbus_connection_get_unique_name (f->bus),
+  reply = g_dbus_connection_call_sync (f->mock.bus,
+                                       g_dbus_connection_get_unique_name (f->mock.bus),
                                        nearby_advertiser_get_object_path (f->advertiser),
                                        "org.freedesktop.DBus.Properties", "GetAll",
                                        g_variant_new ("(s)", "org.bluez.LEAdvertisement1"),
@@ -255,11 +123,7 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
-  g_assert_no_error (error);
-  g_dbus_connection_set_exit_on_close (f->bus, FALSE);
+  bluez_mock_set_up (&f->mock);
 }
 
 static void
@@ -268,8 +132,7 @@ fixture_tear_down (Fixture       *f,
 {
   if (f->advertiser != NULL)
     g_assert_finalize_object (f->advertiser);
-  stop_mock (f);
-  g_clear_object (&f->bus);
+  bluez_mock_tear_down (&f->mock);
 }
 
 /* Tests */
@@ -301,7 +164,7 @@ check_registered (Fixture        *f,
 
   /* bluetoothd read them from us, the process that registered. */
   g_assert_true (g_variant_lookup (properties, "nearby-owner", "&s", &owner));
-  g_assert_cmpstr (owner, ==, g_dbus_connection_get_unique_name (f->bus));
+  g_assert_cmpstr (owner, ==, g_dbus_connection_get_unique_name (f->mock.bus));
 
   g_assert_true (g_variant_lookup (properties, "Type", "&s", &type));
   g_assert_cmpstr (type, ==, "broadcast");
@@ -333,8 +196,8 @@ test_eddystone (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_IDLE);
@@ -348,13 +211,13 @@ test_eddystone (Fixture       *f,
   g_assert_true (stop (f, &error));
   g_assert_no_error (error);
   g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_STOPPED);
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
   g_assert_false (object_exported (f));
 
   /* A second stop has nothing left to do. */
   g_assert_true (stop (f, &error));
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
 }
 
 static void
@@ -363,9 +226,9 @@ test_uribeacon (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
-  add_adapter (f, "hci1", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  bluez_mock_add_adapter (&f->mock, "hci1", TRUE);
 
   /* The adapter asked for, not the default one (hci0). */
   f->advertiser = nearby_advertiser_new ("http://www.gnome.org/", NEARBY_PROTOCOL_URIBEACON, 4,
@@ -374,9 +237,9 @@ test_uribeacon (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpstr (nearby_advertiser_get_adapter_path (f->advertiser), ==, "/org/bluez/hci1");
   check_registered (f, NEARBY_PROTOCOL_URIBEACON, "http://www.gnome.org/", 4, UUID_FED8);
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
   g_assert_true (stop (f, &error));
-  g_assert_cmpuint (count_calls (f, "/org/bluez/hci1", "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci1", "UnregisterAdvertisement"), ==, 1);
   {
     g_autoptr(GVariant) adverts = advertisements_on (f, "hci1");
 
@@ -390,8 +253,8 @@ test_dispose_unregisters (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   g_assert_true (start (f, &error));
@@ -399,7 +262,7 @@ test_dispose_unregisters (Fixture       *f,
 
   /* This process stays on the bus: only an explicit UnregisterAdvertisement removes it. */
   g_assert_finalize_object (g_steal_pointer (&f->advertiser));
-  WAIT_UNTIL (count_calls (f, HCI0, "UnregisterAdvertisement") == 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement") == 1);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
 }
 
@@ -422,21 +285,21 @@ static void
 test_no_instances (Fixture       *f,
                    gconstpointer  data)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   /* The adapter says every instance is taken. */
-  call_mock (f, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 0));
+  bluez_mock_control (&f->mock, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 0));
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_NO_INSTANCES, "taken");
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
   g_clear_object (&f->advertiser);
 
   /* Another program took the last one between our look and our registration. */
-  call_mock (f, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 4));
-  call_mock (f, "FailRegisterAdvertisement",
-             g_variant_new ("(s^as)", "hci0", (const char *[]) { "org.bluez.Error.NotPermitted",
-                                                                 NULL }));
+  bluez_mock_control (&f->mock, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 4));
+  bluez_mock_control (&f->mock, "FailRegisterAdvertisement",
+                      g_variant_new ("(s^as)", "hci0",
+                                     (const char *[]) { "org.bluez.Error.NotPermitted", NULL }));
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_NO_INSTANCES, "taken");
   g_assert_cmpuint (n_advertisements (f), ==, 0);
@@ -446,13 +309,13 @@ static void
 test_bluez_errors (Fixture       *f,
                    gconstpointer  data)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  call_mock (f, "FailRegisterAdvertisement",
-             g_variant_new ("(s^as)", "hci0",
-                            (const char *[]) { "org.bluez.Error.InvalidArguments",
-                                               "org.bluez.Error.Failed", NULL }));
+  bluez_mock_control (&f->mock, "FailRegisterAdvertisement",
+                      g_variant_new ("(s^as)", "hci0",
+                                     (const char *[]) { "org.bluez.Error.InvalidArguments",
+                                                        "org.bluez.Error.Failed", NULL }));
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_INVALID_ARGUMENTS, "invalid");
   g_clear_object (&f->advertiser);
@@ -471,17 +334,17 @@ static void
 test_adapter_off (Fixture       *f,
                   gconstpointer  data)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", FALSE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_OFF, "Bluetooth is off");
   g_clear_object (&f->advertiser);
 
-  call_mock (f, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
+  bluez_mock_control (&f->mock, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_BLOCKED, "blocked");
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
 }
 
 static void
@@ -490,9 +353,9 @@ test_default_adapter_powered (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", FALSE);
-  add_adapter (f, "hci1", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
+  bluez_mock_add_adapter (&f->mock, "hci1", TRUE);
 
   /* With no adapter named, the first powered one broadcasts. */
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
@@ -506,13 +369,13 @@ static void
 test_adapter_missing (Fixture       *f,
                       gconstpointer  data)
 {
-  start_mock (f);
+  bluez_mock_start (&f->mock);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_NO_ADAPTER, "No Bluetooth adapter");
   g_clear_object (&f->advertiser);
 
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, "hci1");
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_NO_ADAPTER, "hci1");
 }
@@ -529,9 +392,9 @@ static void
 test_not_supported (Fixture       *f,
                     gconstpointer  data)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
-  call_mock (f, "RemoveAdvertisingManager", g_variant_new ("(s)", "hci0"));
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  bluez_mock_control (&f->mock, "RemoveAdvertisingManager", g_variant_new ("(s)", "hci0"));
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_NOT_SUPPORTED, "cannot advertise");
@@ -544,8 +407,8 @@ test_url_too_long (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (LONG_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   bytes = nearby_advertiser_dup_service_data (f->advertiser, &error);
@@ -555,7 +418,7 @@ test_url_too_long (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "shortener"));
 
   expect_start_error (f, NEARBY_ADVERTISER_ERROR_URL_TOO_LONG, "by 25 bytes");
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
   g_clear_object (&f->advertiser);
 
   f->advertiser = nearby_advertiser_new ("ftp://example.com", NEARBY_PROTOCOL_EDDYSTONE, -20,
@@ -569,14 +432,15 @@ test_release (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   g_assert_true (start (f, &error));
 
-  call_mock (f, "ReleaseAdvertisement",
-             g_variant_new ("(so)", "hci0", nearby_advertiser_get_object_path (f->advertiser)));
+  bluez_mock_control (&f->mock, "ReleaseAdvertisement",
+                      g_variant_new ("(so)", "hci0",
+                                     nearby_advertiser_get_object_path (f->advertiser)));
   WAIT_UNTIL (state (f) == NEARBY_ADVERTISER_STATE_RELEASED);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
 
@@ -585,7 +449,7 @@ test_release (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_STOPPED);
   g_assert_false (object_exported (f));
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 0);
 }
 
 static void
@@ -594,24 +458,24 @@ test_bluetoothd_stops (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   g_assert_true (start (f, &error));
 
-  stop_mock (f);
+  bluez_mock_stop (&f->mock);
   WAIT_UNTIL (state (f) == NEARBY_ADVERTISER_STATE_RELEASED);
 
   /* bluetoothd comes back, and its adapter a moment later: the broadcast resumes. */
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   WAIT_UNTIL (state (f) == NEARBY_ADVERTISER_STATE_BROADCASTING);
   check_registered (f, NEARBY_PROTOCOL_EDDYSTONE, SHORT_URL, -20, UUID_FEAA);
 
   g_assert_true (stop (f, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
   g_assert_false (object_exported (f));
 }
@@ -622,8 +486,8 @@ test_start_twice (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   g_assert_true (start (f, &error));
@@ -640,8 +504,8 @@ test_cancel_start (Fixture       *f,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   nearby_advertiser_start_async (f->advertiser, cancellable, result_cb, f);
@@ -656,53 +520,6 @@ test_cancel_start (Fixture       *f,
 }
 
 /* `nearby advertise` end to end */
-
-static GSubprocess *
-spawn_nearby (GSubprocessFlags   flags,
-              GError           **error,
-              ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *binary = g_getenv ("NEARBY_BINARY");
-  const char *arg;
-  va_list args;
-
-  g_assert_nonnull (binary);
-  g_ptr_array_add (argv, (gpointer) binary);
-  va_start (args, error);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  return g_subprocess_newv ((const char * const *) argv->pdata, flags, error);
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-/* Runs the subprocess to its end while the main loop (and so the test's bus) keeps going. */
-static int
-finish_nearby (GSubprocess  *process,
-               char        **out,
-               char        **err)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-
-  return g_subprocess_get_exit_status (process);
-}
 
 #define PIPES (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE)
 
@@ -723,19 +540,19 @@ test_cli_duration (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = spawn_nearby (PIPES, &error, "advertise", "--duration", "2", SHORT_URL, NULL);
+  process = harness_spawn_nearby (PIPES, &error, "advertise", "--duration", "2", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
 
   assert_contains (out, SHORT_URL);
   assert_contains (out, "10ec036578616d706c6507");
   assert_contains (out, "-20 dBm");
   assert_contains (out, "press Ctrl+C to stop");
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 1);
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
 }
 
@@ -749,20 +566,20 @@ test_cli_interrupted (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = spawn_nearby (PIPES, &error, "advertise", "--uribeacon", "--tx-power", "-12",
-                          "https://gnome.org", NULL);
+  process = harness_spawn_nearby (PIPES, &error, "advertise", "--uribeacon", "--tx-power", "-12",
+                                  "https://gnome.org", NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (n_advertisements (f) == 1);
 
   /* Ctrl-C: the advertisement is unregistered, then the process exits normally. */
   g_subprocess_send_signal (process, SIGINT);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
   assert_contains (out, "UriBeacon");
   assert_contains (out, "-12 dBm");
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
 }
 
@@ -778,22 +595,22 @@ test_cli_released (Fixture       *f,
   const char *path = NULL;
   GVariantIter iter;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = spawn_nearby (PIPES, &error, "advertise", "--duration", "3", SHORT_URL, NULL);
+  process = harness_spawn_nearby (PIPES, &error, "advertise", "--duration", "3", SHORT_URL, NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (n_advertisements (f) == 1);
 
   adverts = advertisements (f);
   g_variant_iter_init (&iter, adverts);
   g_assert_true (g_variant_iter_next (&iter, "{&o@a{sv}}", &path, NULL));
-  call_mock (f, "ReleaseAdvertisement", g_variant_new ("(so)", "hci0", path));
+  bluez_mock_control (&f->mock, "ReleaseAdvertisement", g_variant_new ("(so)", "hci0", path));
 
   /* It says so and waits to register again, until the end of --duration. */
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
   assert_contains (err, "ended the broadcast");
-  g_assert_cmpuint (count_calls (f, HCI0, "UnregisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 0);
 }
 
 static void
@@ -805,15 +622,15 @@ test_cli_too_long (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = spawn_nearby (PIPES, &error, "advertise", LONG_URL, NULL);
+  process = harness_spawn_nearby (PIPES, &error, "advertise", LONG_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 1);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 1);
   assert_contains (err, "by 25 bytes");
   assert_contains (err, "shortener");
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
 }
 
 static void
@@ -826,43 +643,43 @@ test_cli_unavailable (Fixture       *f,
   g_autofree char *err = NULL;
 
   /* bluetoothd not running */
-  process = spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
   assert_contains (err, "The Bluetooth service is not running — start it with");
   g_clear_object (&process);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
   /* adapter off */
-  start_mock (f);
-  add_adapter (f, "hci0", FALSE);
-  process = spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
+  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
   assert_contains (err, "Bluetooth is off — run `bluetoothctl power on`");
   g_clear_object (&process);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
   /* every instance taken */
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
-  call_mock (f, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 0));
-  process = spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  bluez_mock_control (&f->mock, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 0));
+  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 1);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 1);
   assert_contains (err, "taken by other programs");
   g_clear_object (&process);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
   /* no LEAdvertisingManager1 */
-  call_mock (f, "RemoveAdvertisingManager", g_variant_new ("(s)", "hci0"));
-  process = spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  bluez_mock_control (&f->mock, "RemoveAdvertisingManager", g_variant_new ("(s)", "hci0"));
+  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
   assert_contains (err, "cannot advertise");
-  g_assert_cmpuint (count_calls (f, HCI0, "RegisterAdvertisement"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
 }
 
 static void
@@ -882,9 +699,9 @@ test_cli_usage (Fixture       *f,
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
-      process = spawn_nearby (PIPES, &error, cases[i][0], cases[i][1], cases[i][2], NULL);
+      process = harness_spawn_nearby (PIPES, &error, cases[i][0], cases[i][1], cases[i][2], NULL);
       g_assert_no_error (error);
-      g_assert_cmpint (finish_nearby (process, &out, &err), ==, 2);
+      g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 2);
       assert_contains (err, "nearby:");
     }
 }
@@ -893,16 +710,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GTestDBus) bus = NULL;
-  GDBusConnection *connection;
-  int status;
-
   g_test_init (&argc, &argv, NULL);
-
-  /* A private bus stands in for the system bus, for this process and its children. */
-  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_up (bus);
-  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -931,16 +739,5 @@ main (int   argc,
 
 #undef ADD
 
-  status = g_test_run ();
-
-  /* The private bus goes away: the system bus connection must not take the process with it. */
-  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
-  if (connection != NULL)
-    {
-      g_dbus_connection_set_exit_on_close (connection, FALSE);
-      g_object_unref (connection);
-    }
-  g_test_dbus_down (bus);
-
-  return status;
+  return harness_run_tests_on_private_system_bus ();
 }

@@ -11,22 +11,19 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bluez-mock-harness.h"
 #include "nearby-distance.h"
 #include "nearby-replay.h"
 #include "nearby-scanner.h"
 
-#define MOCK_IFACE      "org.bluez.Mock"
-#define DBUSMOCK_IFACE  "org.freedesktop.DBus.Mock"
 #define ADAPTER_IFACE   "org.bluez.Adapter1"
 #define HCI0            "/org/bluez/hci0"
-#define WAIT_SECONDS    60
 
 #define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
 #define UUID_FED8 "0000fed8-0000-1000-8000-00805f9b34fb"
 
 typedef struct {
-  GSubprocess     *mock;
-  GDBusConnection *bus;
+  BluezMock        mock;
   NearbyScanner   *scanner;
   GPtrArray       *sightings;
   GHashTable      *last_rssi;       /* address -> rssi + 1000 */
@@ -34,149 +31,7 @@ typedef struct {
   guint64          n_sightings;
 } Fixture;
 
-/* Waiting */
-
-static gboolean
-set_flag (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-wake_up (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Conditions that ask the mock (a method call) need the loop to wake up now and then. */
-#define WAIT_UNTIL(condition)                                                     \
-  G_STMT_START {                                                                  \
-    gboolean timed_out_ = FALSE;                                                  \
-    guint timeout_id_ = g_timeout_add_seconds (WAIT_SECONDS, set_flag, &timed_out_); \
-    guint poll_id_ = g_timeout_add (20, wake_up, NULL);                           \
-    while (!(condition) && !timed_out_)                                           \
-      g_main_context_iteration (NULL, TRUE);                                      \
-    if (!timed_out_)                                                              \
-      g_source_remove (timeout_id_);                                              \
-    g_source_remove (poll_id_);                                                   \
-    g_assert_true (condition);                                                    \
-  } G_STMT_END
-
-/* Lets the main loop run for a while, to observe what happens meanwhile (no assertion on time). */
-static void
-run_for_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* The mock */
-
-static void
-on_name_appeared (GDBusConnection *connection,
-                  const char      *name,
-                  const char      *owner,
-                  gpointer         data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static void
-on_name_vanished (GDBusConnection *connection,
-                  const char      *name,
-                  gpointer         data)
-{
-  *(gboolean *) data = FALSE;
-}
-
-static void
-start_mock (Fixture *f)
-{
-  g_autofree char *template = g_test_build_filename (G_TEST_DIST, "bluez_nearby.py", NULL);
-  g_autoptr(GError) error = NULL;
-  gboolean owned = FALSE;
-  guint watch;
-
-  f->mock = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
-                              PYTHON3, "-m", "dbusmock", "--system", "--template", template,
-                              NULL);
-  g_assert_no_error (error);
-
-  watch = g_bus_watch_name_on_connection (f->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          on_name_appeared, on_name_vanished, &owned, NULL);
-  WAIT_UNTIL (owned);
-  g_bus_unwatch_name (watch);
-}
-
-static void
-stop_mock (Fixture *f)
-{
-  gboolean owned = TRUE;
-  guint watch;
-
-  if (f->mock == NULL)
-    return;
-
-  g_subprocess_send_signal (f->mock, SIGTERM);
-  g_subprocess_wait (f->mock, NULL, NULL);
-  g_clear_object (&f->mock);
-
-  watch = g_bus_watch_name_on_connection (f->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                          on_name_appeared, on_name_vanished, &owned, NULL);
-  WAIT_UNTIL (!owned);
-  g_bus_unwatch_name (watch);
-}
-
-static GVariant *
-call (Fixture    *f,
-      const char *path,
-      const char *interface,
-      const char *method,
-      GVariant   *parameters,
-      const char *reply_type)
-{
-  g_autoptr(GError) error = NULL;
-  GVariant *reply;
-
-  reply = g_dbus_connection_call_sync (f->bus, "org.bluez", path, interface, method, parameters,
-                                       reply_type != NULL ? G_VARIANT_TYPE (reply_type) : NULL,
-                                       G_DBUS_CALL_FLAGS_NO_AUTO_START, 30000, NULL, &error);
-  g_assert_no_error (error);
-
-  return reply;
-}
-
-static void
-call_mock (Fixture    *f,
-           const char *method,
-           GVariant   *parameters)
-{
-  g_autoptr(GVariant) reply = call (f, "/", MOCK_IFACE, method, parameters, NULL);
-}
-
-static void
-add_adapter (Fixture    *f,
-             const char *name,
-             gboolean    powered)
-{
-  call_mock (f, "AddAdapter", g_variant_new ("(sb)", name, powered));
-}
-
-static guint
-count_calls (Fixture    *f,
-             const char *adapter_path,
-             const char *method)
-{
-  g_autoptr(GVariant) reply = call (f, adapter_path, DBUSMOCK_IFACE, "GetMethodCalls",
-                                    g_variant_new ("(s)", method), "(a(tav))");
-  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
-
-  return g_variant_n_children (calls);
-}
+/* Beacons in the mock */
 
 static GVariant *
 bytes_variant (const guint8 *data,
@@ -232,8 +87,8 @@ add_beacon (Fixture    *f,
   g_autoptr(GVariant) reply = NULL;
   char *path = NULL;
 
-  reply = call (f, "/", MOCK_IFACE, "AddBeacon",
-                g_variant_new ("(ss@a{sv})", "hci0", address, properties), "(o)");
+  reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "AddBeacon",
+                           g_variant_new ("(ss@a{sv})", "hci0", address, properties), "(o)");
   g_variant_get (reply, "(o)", &path);
 
   return path;
@@ -268,8 +123,9 @@ update_device (Fixture    *f,
   const char *none[] = { NULL };
   const char *one[] = { invalidated, NULL };
 
-  call_mock (f, "UpdateDevice",
-             g_variant_new ("(o@a{sv}^as)", path, changed, invalidated != NULL ? one : none));
+  bluez_mock_control (&f->mock, "UpdateDevice",
+                      g_variant_new ("(o@a{sv}^as)", path, changed,
+                                     invalidated != NULL ? one : none));
 }
 
 /* The scanner */
@@ -315,11 +171,7 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
-  g_assert_no_error (error);
-  g_dbus_connection_set_exit_on_close (f->bus, FALSE);
+  bluez_mock_set_up (&f->mock);
   f->sightings = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_sighting_free);
   f->last_rssi = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->keep_sightings = TRUE;
@@ -331,18 +183,17 @@ fixture_tear_down (Fixture       *f,
 {
   if (f->scanner != NULL)
     g_assert_finalize_object (f->scanner);
-  stop_mock (f);
+  bluez_mock_tear_down (&f->mock);
   g_clear_pointer (&f->sightings, g_ptr_array_unref);
   g_clear_pointer (&f->last_rssi, g_hash_table_unref);
-  g_clear_object (&f->bus);
 }
 
 /* Starts the mock with a powered hci0 and a scanner, and waits until it scans. */
 static void
 start_scanning (Fixture *f)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   create_scanner (f, NULL);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 }
@@ -364,14 +215,14 @@ test_url_and_distance (Fixture       *f,
   g_assert_cmpstr (nearby_scanner_get_adapter_path (f->scanner), ==, HCI0);
 
   /* The filter that makes bluetoothd report every advert, set before StartDiscovery. */
-  filter = call (f, "/", MOCK_IFACE, "GetDiscoveryFilter", g_variant_new ("(s)", "hci0"),
-                 "(a{sv})");
+  filter = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "GetDiscoveryFilter",
+                            g_variant_new ("(s)", "hci0"), "(a{sv})");
   filter_dict = g_variant_get_child_value (filter, 0);
   g_assert_true (g_variant_lookup (filter_dict, "Transport", "&s", &transport));
   g_assert_cmpstr (transport, ==, "le");
   g_assert_true (g_variant_lookup (filter_dict, "DuplicateData", "b", &duplicate_data));
   g_assert_true (duplicate_data);
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 1);
 
   /* -20 dBm at 0 m heard at -61 dBm: one metre away. */
   path = add_beacon (f, "C0:FF:EE:00:00:01",
@@ -480,7 +331,7 @@ test_data_after_interfaces_added (Fixture       *f,
   /* bluetoothd often announces a device before its service data arrives. */
   path = add_beacon (f, "C0:FF:EE:00:00:05", props (NULL, NULL));
   update_device (f, path, props ("RSSI", g_variant_new_int16 (-75), NULL), NULL);
-  run_for_ms (200);
+  harness_run_for_ms (200);
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
   update_device (f, path,
@@ -529,7 +380,7 @@ test_wrong_types_ignored (Fixture       *f,
                                  "ManufacturerData", g_variant_new_uint32 (7),
                                  "RSSI", g_variant_new_string ("loud"),
                                  NULL), NULL);
-  run_for_ms (200);
+  harness_run_for_ms (200);
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
   /* Still alive, and the well-typed data works; the RSSI never had a usable type. */
@@ -595,18 +446,18 @@ test_bluetoothd_restart (Fixture       *f,
                             NULL));
   WAIT_UNTIL (f->sightings->len == 1);
 
-  stop_mock (f);
+  bluez_mock_stop (&f->mock);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_SERVICE);
   g_assert_null (nearby_scanner_get_adapter_path (f->scanner));
 
   /* A new bluetoothd knows nothing of the old session: filter and discovery again. */
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 1);
-  g_assert_cmpuint (count_calls (f, HCI0, "SetDiscoveryFilter"), ==, 1);
-  filter = call (f, "/", MOCK_IFACE, "GetDiscoveryFilter", g_variant_new ("(s)", "hci0"),
-                 "(a{sv})");
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "SetDiscoveryFilter"), ==, 1);
+  filter = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "GetDiscoveryFilter",
+                            g_variant_new ("(s)", "hci0"), "(a{sv})");
   filter_dict = g_variant_get_child_value (filter, 0);
   g_assert_true (g_variant_lookup (filter_dict, "Transport", "&s", &transport));
   g_assert_cmpstr (transport, ==, "le");
@@ -643,23 +494,23 @@ test_power_cycle (Fixture       *f,
 
   start_scanning (f);
 
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
   message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
   g_assert_cmpstr (message, ==, "Bluetooth is off");
 
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 2);
-  g_assert_cmpuint (count_calls (f, HCI0, "SetDiscoveryFilter"), ==, 2);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 2);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "SetDiscoveryFilter"), ==, 2);
 
   /* The app's "Turn on" button. */
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
   nearby_scanner_power_on_async (f->scanner, NULL, power_on_cb, &powered);
   WAIT_UNTIL (powered);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 3);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 3);
 
   path = add_beacon (f, "C0:FF:EE:00:00:0A",
                      props ("ServiceData", url_service_data ("https://example.com/p", -20),
@@ -673,15 +524,16 @@ test_blocked (Fixture       *f,
 {
   start_scanning (f);
 
-  call_mock (f, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
+  bluez_mock_control (&f->mock, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_BLOCKED);
 
   /* NotReady from StartDiscovery also means blocked; it is retried, not fatal. */
-  call_mock (f, "SetBlocked", g_variant_new ("(sb)", "hci0", FALSE));
+  bluez_mock_control (&f->mock, "SetBlocked", g_variant_new ("(sb)", "hci0", FALSE));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
-  call_mock (f, "FailStartDiscovery",
-             g_variant_new ("(s^as)", "hci0", (const char *[]) { "org.bluez.Error.NotReady", NULL }));
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  bluez_mock_control (&f->mock, "FailStartDiscovery",
+                      g_variant_new ("(s^as)", "hci0",
+                                     (const char *[]) { "org.bluez.Error.NotReady", NULL }));
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_BLOCKED);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 }
@@ -692,11 +544,11 @@ test_start_failure (Fixture       *f,
 {
   g_autofree char *message = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
-  call_mock (f, "FailStartDiscovery",
-             g_variant_new ("(s^as)", "hci0",
-                            (const char *[]) { "org.bluez.Error.Failed", NULL }));
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  bluez_mock_control (&f->mock, "FailStartDiscovery",
+                      g_variant_new ("(s^as)", "hci0",
+                                     (const char *[]) { "org.bluez.Error.Failed", NULL }));
   create_scanner (f, NULL);
 
   /* The error is shown with bluetoothd's words, and discovery is tried again. */
@@ -705,7 +557,7 @@ test_start_failure (Fixture       *f,
   g_assert_cmpstr (message, ==, "Bluetooth discovery failed: Mock failure org.bluez.Error.Failed");
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
   g_assert_null (nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner)));
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 2);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 2);
 }
 
 static void
@@ -714,44 +566,44 @@ test_adapter_hotplug (Fixture       *f,
 {
   g_autofree char *message = NULL;
 
-  start_mock (f);
+  bluez_mock_start (&f->mock);
   create_scanner (f, NULL);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_ADAPTER);
   message = nearby_source_dup_state_message (NEARBY_SOURCE (f->scanner));
   g_assert_cmpstr (message, ==, "No Bluetooth adapter found");
 
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 
   /* Unplugged, then plugged back in. */
-  call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+  bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_ADAPTER);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 1);
 
   /* With a second adapter, losing the first moves the scan over. */
-  add_adapter (f, "hci1", TRUE);
-  call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+  bluez_mock_add_adapter (&f->mock, "hci1", TRUE);
+  bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
   WAIT_UNTIL (g_strcmp0 (nearby_scanner_get_adapter_path (f->scanner), "/org/bluez/hci1") == 0);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  WAIT_UNTIL (count_calls (f, "/org/bluez/hci1", "StartDiscovery") == 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci1", "StartDiscovery") == 1);
 }
 
 static void
 test_named_adapter (Fixture       *f,
                     gconstpointer  data)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   create_scanner (f, "hci1");
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_ADAPTER);
 
-  add_adapter (f, "hci1", TRUE);
+  bluez_mock_add_adapter (&f->mock, "hci1", TRUE);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
   g_assert_cmpstr (nearby_scanner_get_adapter_path (f->scanner), ==, "/org/bluez/hci1");
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 0);
-  g_assert_cmpuint (count_calls (f, "/org/bluez/hci1", "StartDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci1", "StartDiscovery"), ==, 1);
 }
 
 static void
@@ -766,8 +618,8 @@ test_no_service (Fixture       *f,
   g_assert_cmpstr (message, ==, "The Bluetooth service is not running");
 
   /* bluetoothd starts later. */
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 }
 
@@ -782,12 +634,12 @@ test_in_progress_backs_off (Fixture       *f,
   g_autoptr(GPtrArray) forever = g_ptr_array_new ();
   guint calls;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
-  call_mock (f, "FailStartDiscovery", g_variant_new ("(s^as)", "hci0", three));
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  bluez_mock_control (&f->mock, "FailStartDiscovery", g_variant_new ("(s^as)", "hci0", three));
   create_scanner (f, NULL);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 4);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 4);
 
   /* bluetoothd answering InProgress for good: the scanner keeps retrying, slowly. With a
    * 100 ms first delay doubling to 400 ms, two seconds hold at most about 7 attempts; a tight
@@ -795,12 +647,13 @@ test_in_progress_backs_off (Fixture       *f,
   for (guint i = 0; i < 1000; i++)
     g_ptr_array_add (forever, (gpointer) "org.bluez.Error.InProgress");
   g_ptr_array_add (forever, NULL);
-  call_mock (f, "FailStartDiscovery",
-             g_variant_new ("(s^as)", "hci0", (const char * const *) forever->pdata));
-  g_variant_unref (call (f, HCI0, DBUSMOCK_IFACE, "ClearCalls", NULL, NULL));
-  g_variant_unref (call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
-  run_for_ms (2000);
-  calls = count_calls (f, HCI0, "StartDiscovery");
+  bluez_mock_control (&f->mock, "FailStartDiscovery",
+                      g_variant_new ("(s^as)", "hci0", (const char * const *) forever->pdata));
+  g_variant_unref (bluez_mock_call (&f->mock, HCI0, BLUEZ_MOCK_DBUSMOCK_IFACE, "ClearCalls",
+                                    NULL, NULL));
+  g_variant_unref (bluez_mock_call (&f->mock, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
+  harness_run_for_ms (2000);
+  calls = bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery");
   g_test_message ("StartDiscovery calls in 2 s of InProgress: %u", calls);
   g_assert_cmpuint (calls, >=, 1);
   g_assert_cmpuint (calls, <=, 12);
@@ -813,27 +666,27 @@ test_discovery_stopped_elsewhere (Fixture       *f,
   start_scanning (f);
 
   /* Discovering goes false without our asking (another client, a bluetoothd hiccup). */
-  g_variant_unref (call (f, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
+  g_variant_unref (bluez_mock_call (&f->mock, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
   WAIT_UNTIL (nearby_scanner_get_restart_count (f->scanner) == 1);
-  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 2);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 2);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
-  g_assert_cmpuint (count_calls (f, HCI0, "SetDiscoveryFilter"), ==, 2);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "SetDiscoveryFilter"), ==, 2);
 }
 
 static void
 test_stall_watchdog (Fixture       *f,
                      gconstpointer  data)
 {
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   create_scanner (f, NULL);
   g_object_set (f->scanner, "stall-timeout", 300, NULL);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 
   /* Nothing heard: discovery is stopped and started again, less often each time. */
   WAIT_UNTIL (nearby_scanner_get_restart_count (f->scanner) >= 2);
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), >=, 1);
-  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") >= 3);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), >=, 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") >= 3);
   g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_SCANNING);
 }
 
@@ -842,10 +695,10 @@ test_dispose_stops_discovery (Fixture       *f,
                               gconstpointer  data)
 {
   start_scanning (f);
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 0);
 
   g_assert_finalize_object (g_steal_pointer (&f->scanner));
-  WAIT_UNTIL (count_calls (f, HCI0, "StopDiscovery") == 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery") == 1);
 }
 
 static void
@@ -877,24 +730,24 @@ test_stop (Fixture       *f,
   /* bluetoothd has confirmed by the time the callback runs. */
   nearby_scanner_stop_async (f->scanner, NULL, stop_cb, &stopped);
   WAIT_UNTIL (stopped);
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
   g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
 
   /* Nothing more is reported, whatever bluetoothd does next. */
   late = add_beacon (f, "C0:FF:EE:00:00:0C",
                      props ("ServiceData", url_service_data ("https://example.com/t", -20),
                             NULL));
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
-  call_mock (f, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
-  run_for_ms (300);
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+  harness_run_for_ms (300);
   g_assert_cmpuint (f->sightings->len, ==, 1);
   g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
-  g_assert_cmpuint (count_calls (f, HCI0, "StartDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 1);
 
   /* Disposing a stopped scanner sends nothing more. */
   g_assert_finalize_object (g_steal_pointer (&f->scanner));
-  run_for_ms (100);
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  harness_run_for_ms (100);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
 static void
@@ -962,21 +815,21 @@ test_rssi_flood (Fixture       *f,
     }
   WAIT_UNTIL (g_hash_table_size (f->last_rssi) == n_devices);
 
-  subscription = g_dbus_connection_signal_subscribe (f->bus, "org.bluez", MOCK_IFACE,
+  subscription = g_dbus_connection_signal_subscribe (f->mock.bus, "org.bluez", BLUEZ_MOCK_IFACE,
                                                      "FloodFinished", "/", NULL,
                                                      G_DBUS_SIGNAL_FLAGS_NONE,
                                                      on_flood_finished, &signals_sent, NULL);
   f->n_sightings = 0;
   cpu_before = cpu_seconds ();
   started = g_get_monotonic_time ();
-  ticks = call (f, "/", MOCK_IFACE, "FloodRssi", g_variant_new ("(suu)", "hci0", 10, 10000),
-                "(u)");
+  ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
+                           g_variant_new ("(suu)", "hci0", 10, 10000), "(u)");
   WAIT_UNTIL (signals_sent > 0);
   finished = g_get_monotonic_time ();
   WAIT_UNTIL (flood_caught_up (f, n_devices));
   caught_up = g_get_monotonic_time ();
   cpu_after = cpu_seconds ();
-  g_dbus_connection_signal_unsubscribe (f->bus, subscription);
+  g_dbus_connection_signal_unsubscribe (f->mock.bus, subscription);
 
   g_test_message ("RSSI flood: %u devices, %u updates sent in %.1f s, %" G_GUINT64_FORMAT
                   " sightings; caught up %.3f s after the last one; %.2f s of CPU in this "
@@ -990,53 +843,6 @@ test_rssi_flood (Fixture       *f,
 }
 
 /* `nearby scan` end to end */
-
-static GSubprocess *
-spawn_nearby (GSubprocessFlags   flags,
-              GError           **error,
-              ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *binary = g_getenv ("NEARBY_BINARY");
-  const char *arg;
-  va_list args;
-
-  g_assert_nonnull (binary);
-  g_ptr_array_add (argv, (gpointer) binary);
-  va_start (args, error);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  return g_subprocess_newv ((const char * const *) argv->pdata, flags, error);
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-/* Runs the subprocess to its end while the main loop (and so the test's bus) keeps going. */
-static int
-finish_nearby (GSubprocess  *process,
-               char        **out,
-               char        **err)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-
-  return g_subprocess_get_exit_status (process);
-}
 
 static void
 test_cli_scan_json (Fixture       *f,
@@ -1054,8 +860,8 @@ test_cli_scan_json (Fixture       *f,
   guint n_url_lines = 0;
   int status;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   url = add_beacon (f, "C0:FF:EE:00:01:01",
                     props ("RSSI", g_variant_new_int16 (-61),
                            "ServiceData", url_service_data ("https://example.com/cli", -20),
@@ -1065,14 +871,14 @@ test_cli_scan_json (Fixture       *f,
                            "ServiceData", tlm_service_data (),
                            NULL));
 
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                          "scan", "--json", "--duration", "3", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--json", "--duration", "3", NULL);
   g_assert_no_error (error);
-  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
   update_device (f, url, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
   update_device (f, tlm, props ("RSSI", g_variant_new_int16 (-71), NULL), NULL);
 
-  status = finish_nearby (process, &out, &err);
+  status = harness_finish_nearby (process, &out, &err);
   g_test_message ("stdout:\n%sstderr:\n%s", out, err);
   g_assert_cmpint (status, ==, 0);
 
@@ -1116,7 +922,7 @@ test_cli_scan_json (Fixture       *f,
   g_assert_cmpuint (n_url_lines, ==, 2);
 
   /* Discovery was stopped before the process ended. */
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
 static void
@@ -1130,17 +936,17 @@ test_cli_scan_all (Fixture       *f,
   g_autofree char *tlm = NULL;
   g_autoptr(NearbySighting) replayed = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   tlm = add_beacon (f, "C0:FF:EE:00:01:03",
                     props ("RSSI", g_variant_new_int16 (-70),
                            "ServiceData", tlm_service_data (),
                            NULL));
 
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                          "scan", "--json", "--all", "--duration", "1", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--json", "--all", "--duration", "1", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
   g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
 
@@ -1163,8 +969,8 @@ test_cli_scan_table (Fixture       *f,
   g_autofree char *far = NULL;
   const char *near_line, *far_line;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   far = add_beacon (f, "C0:FF:EE:00:01:04",
                     props ("RSSI", g_variant_new_int16 (-81),
                            "ServiceData", url_service_data ("https://example.com/far", -20),
@@ -1174,10 +980,10 @@ test_cli_scan_table (Fixture       *f,
                             "ServiceData", url_service_data ("https://example.com/near", -20),
                             NULL));
 
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                          "scan", "--duration", "1", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--duration", "1", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
   g_test_message ("%s", out);
 
   /* Not a terminal: one table at the end, nearest first. */
@@ -1205,7 +1011,7 @@ test_cli_scan_unavailable (Fixture       *f,
     { FALSE, NULL, "No Bluetooth adapter found" },
   };
 
-  start_mock (f);
+  bluez_mock_start (&f->mock);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -1215,16 +1021,17 @@ test_cli_scan_unavailable (Fixture       *f,
       g_autofree char *err = NULL;
 
       if (cases[i].with_adapter && i == 0)
-        add_adapter (f, "hci0", FALSE);
+        bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
       else if (!cases[i].with_adapter)
-        call_mock (f, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+        bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
 
-      process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                              &error, "scan", "--json", "--duration", "3",
-                              cases[i].adapter != NULL ? "--adapter" : NULL, cases[i].adapter,
-                              NULL);
+      process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                      &error, "scan", "--json", "--duration", "3",
+                                      cases[i].adapter != NULL ? "--adapter" : NULL,
+                                      cases[i].adapter, NULL);
       g_assert_no_error (error);
-      g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+      g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
       g_test_message ("stderr: %s", err);
       g_assert_nonnull (strstr (err, cases[i].message));
       g_assert_cmpstr (out, ==, "");
@@ -1240,10 +1047,10 @@ test_cli_scan_no_service (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                          &error, "scan", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
   g_assert_nonnull (strstr (err, "start it with `systemctl start bluetooth`"));
 }
 
@@ -1256,18 +1063,18 @@ test_cli_scan_interrupted (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                          &error, "scan", "--json", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--json", NULL);
   g_assert_no_error (error);
-  WAIT_UNTIL (count_calls (f, HCI0, "StartDiscovery") == 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
 
   /* Ctrl-C: discovery is stopped, then the process exits normally. */
   g_subprocess_send_signal (process, SIGINT);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 0);
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
 static void
@@ -1305,15 +1112,15 @@ test_cli_scan_closed_pipe (Fixture       *f,
   g_autofree char *line = NULL;
   gboolean exited = FALSE;
 
-  start_mock (f);
-  add_adapter (f, "hci0", TRUE);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   path = add_beacon (f, "C0:FF:EE:00:01:06",
                      props ("RSSI", g_variant_new_int16 (-61),
                             "ServiceData", url_service_data ("https://example.com/pipe", -20),
                             NULL));
 
   /* `nearby scan --json | head -1`: the reader goes away after one line. */
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
   g_assert_no_error (error);
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
@@ -1328,7 +1135,7 @@ test_cli_scan_closed_pipe (Fixture       *f,
   WAIT_UNTIL (exited);
   g_assert_true (g_subprocess_get_if_exited (process));
   g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
-  g_assert_cmpuint (count_calls (f, HCI0, "StopDiscovery"), ==, 1);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
 static void
@@ -1340,10 +1147,10 @@ test_cli_scan_usage (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  process = spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                          &error, "scan", "--duration", "-1", NULL);
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--duration", "-1", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (finish_nearby (process, &out, &err), ==, 2);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--duration"));
 }
 
@@ -1351,16 +1158,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GTestDBus) bus = NULL;
-  GDBusConnection *connection;
-  int status;
-
   g_test_init (&argc, &argv, NULL);
-
-  /* A private bus stands in for the system bus, for this process and its children. */
-  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_up (bus);
-  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -1395,16 +1193,5 @@ main (int   argc,
 
 #undef ADD
 
-  status = g_test_run ();
-
-  /* The private bus goes away: the system bus connection must not take the process with it. */
-  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
-  if (connection != NULL)
-    {
-      g_dbus_connection_set_exit_on_close (connection, FALSE);
-      g_object_unref (connection);
-    }
-  g_test_dbus_down (bus);
-
-  return status;
+  return harness_run_tests_on_private_system_bus ();
 }

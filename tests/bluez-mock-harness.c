@@ -1,0 +1,247 @@
+/* bluez-mock-harness.c: a private system bus, the mock bluetoothd on it, and the built `nearby`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <signal.h>
+
+#include "bluez-mock-harness.h"
+
+/* Waiting on the main context */
+
+gboolean
+harness_set_flag (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+harness_wake_up (gpointer unused)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Lets the main loop run for a while, to observe what happens meanwhile (no assertion on time). */
+void
+harness_run_for_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, harness_set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* The private bus */
+
+/* Runs the tests added so far with a private bus standing in for the system bus, for this process
+ * and its children. Returns g_test_run()'s status. */
+int
+harness_run_tests_on_private_system_bus (void)
+{
+  g_autoptr(GTestDBus) bus = NULL;
+  GDBusConnection *connection;
+  int status;
+
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (bus);
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
+
+  status = g_test_run ();
+
+  /* The private bus goes away: the system bus connection must not take the process with it. */
+  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
+  if (connection != NULL)
+    {
+      g_dbus_connection_set_exit_on_close (connection, FALSE);
+      g_object_unref (connection);
+    }
+  g_test_dbus_down (bus);
+
+  return status;
+}
+
+/* The mock bluetoothd */
+
+void
+bluez_mock_set_up (BluezMock *mock)
+{
+  g_autoptr(GError) error = NULL;
+
+  mock->bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_connection_set_exit_on_close (mock->bus, FALSE);
+}
+
+void
+bluez_mock_tear_down (BluezMock *mock)
+{
+  bluez_mock_stop (mock);
+  g_clear_object (&mock->bus);
+}
+
+static void
+on_name_appeared (GDBusConnection *connection,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+on_name_vanished (GDBusConnection *connection,
+                  const char      *name,
+                  gpointer         data)
+{
+  *(gboolean *) data = FALSE;
+}
+
+/* Returns once the mock owns org.bluez. */
+void
+bluez_mock_start (BluezMock *mock)
+{
+  g_autofree char *template = g_test_build_filename (G_TEST_DIST, "bluez_nearby.py", NULL);
+  g_autoptr(GError) error = NULL;
+  gboolean owned = FALSE;
+  guint watch;
+
+  mock->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
+                                    PYTHON3, "-m", "dbusmock", "--system", "--template", template,
+                                    NULL);
+  g_assert_no_error (error);
+
+  watch = g_bus_watch_name_on_connection (mock->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          on_name_appeared, on_name_vanished, &owned, NULL);
+  WAIT_UNTIL (owned);
+  g_bus_unwatch_name (watch);
+}
+
+/* Returns once org.bluez has left the bus. Does nothing when the mock is not running. */
+void
+bluez_mock_stop (BluezMock *mock)
+{
+  gboolean owned = TRUE;
+  guint watch;
+
+  if (mock->process == NULL)
+    return;
+
+  g_subprocess_send_signal (mock->process, SIGTERM);
+  g_subprocess_wait (mock->process, NULL, NULL);
+  g_clear_object (&mock->process);
+
+  watch = g_bus_watch_name_on_connection (mock->bus, "org.bluez", G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          on_name_appeared, on_name_vanished, &owned, NULL);
+  WAIT_UNTIL (!owned);
+  g_bus_unwatch_name (watch);
+}
+
+/* A method call on org.bluez that must succeed. @parameters is floating; @reply_type may be NULL.
+ * Returns the reply, owned by the caller. */
+GVariant *
+bluez_mock_call (BluezMock  *mock,
+                 const char *path,
+                 const char *interface,
+                 const char *method,
+                 GVariant   *parameters,
+                 const char *reply_type)
+{
+  g_autoptr(GError) error = NULL;
+  GVariant *reply;
+
+  reply = g_dbus_connection_call_sync (mock->bus, "org.bluez", path, interface, method,
+                                       parameters,
+                                       reply_type != NULL ? G_VARIANT_TYPE (reply_type) : NULL,
+                                       G_DBUS_CALL_FLAGS_NO_AUTO_START, 30000, NULL, &error);
+  g_assert_no_error (error);
+
+  return reply;
+}
+
+/* Calls one of the mock's own org.bluez.Mock methods (AddAdapter, SetPowered, Fail…). */
+void
+bluez_mock_control (BluezMock  *mock,
+                    const char *method,
+                    GVariant   *parameters)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, method, parameters,
+                                               NULL);
+}
+
+void
+bluez_mock_add_adapter (BluezMock  *mock,
+                        const char *name,
+                        gboolean    powered)
+{
+  bluez_mock_control (mock, "AddAdapter", g_variant_new ("(sb)", name, powered));
+}
+
+/* How many times bluetoothd's @adapter ("hci0") was asked to run @method, as dbusmock logged. */
+guint
+bluez_mock_count_calls (BluezMock  *mock,
+                        const char *adapter,
+                        const char *method)
+{
+  g_autofree char *path = g_strconcat ("/org/bluez/", adapter, NULL);
+  g_autoptr(GVariant) reply = bluez_mock_call (mock, path, BLUEZ_MOCK_DBUSMOCK_IFACE,
+                                               "GetMethodCalls", g_variant_new ("(s)", method),
+                                               "(a(tav))");
+  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
+
+  return g_variant_n_children (calls);
+}
+
+/* The built `nearby` binary */
+
+/* Starts $NEARBY_BINARY with the NULL-terminated arguments after @error. */
+GSubprocess *
+harness_spawn_nearby (GSubprocessFlags   flags,
+                      GError           **error,
+                      ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *binary = g_getenv ("NEARBY_BINARY");
+  const char *arg;
+  va_list args;
+
+  g_assert_nonnull (binary);
+  g_ptr_array_add (argv, (gpointer) binary);
+  va_start (args, error);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  return g_subprocess_newv ((const char * const *) argv->pdata, flags, error);
+}
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+/* Runs the subprocess to its end while the main loop (and so the test's bus) keeps going.
+ * Returns its exit status; @out and @err get what it wrote where it had pipes. */
+int
+harness_finish_nearby (GSubprocess  *process,
+                       char        **out,
+                       char        **err)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
+  WAIT_UNTIL (result != NULL);
+  g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+
+  return g_subprocess_get_exit_status (process);
+}
