@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+
 #include <glib/gi18n.h>
 
 #include "nearby-advertiser.h"
@@ -308,6 +310,23 @@ fail_start (GTask  *task,
 }
 
 static void
+unregister_after_cancel_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data)
+{
+  GTask *task = user_data;
+  NearbyAdvertiser *self = g_task_get_source_object (task);
+  g_autoptr(GVariant) reply = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, NULL);
+  unexport (self);
+  set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
+                           g_strerror (ECANCELED));
+  g_object_unref (task);
+}
+
+static void
 register_cb (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
@@ -339,16 +358,15 @@ register_cb (GObject      *object,
       return;
     }
 
-  if (g_task_return_error_if_cancelled (task))
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
+      /* Cancelled while bluetoothd was taking it: have it let go, and only then report, so
+       * that a process exiting on Ctrl+C does not leave the URL on the air. */
       g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
                               ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                               g_variant_new ("(o)", self->object_path), NULL,
                               G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                              NULL, NULL, NULL);
-      unexport (self);
-      set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
-      g_object_unref (task);
+                              NULL, unregister_after_cancel_cb, task);
       return;
     }
 
@@ -681,7 +699,8 @@ managed_objects_cb (GObject      *object,
                           g_variant_new ("(o@a{sv})", self->object_path,
                                          g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
                           G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          g_task_get_cancellable (task), register_cb, task);
+                          /* Not cancelled half-way: register_cb undoes it once it is known. */
+                          NULL, register_cb, task);
 }
 
 static void
