@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
@@ -1253,13 +1254,13 @@ nearby_manifest_parse (const char    *manifest_url,
   if (!g_utf8_validate_len ((const char *) data, len, NULL))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The manifest is not UTF-8 text");
+                           _("The manifest is not UTF-8 text"));
       return NULL;
     }
   if (!json_depth_ok (data, len))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The manifest is nested too deeply");
+                           _("The manifest is nested too deeply"));
       return NULL;
     }
 
@@ -1271,7 +1272,7 @@ nearby_manifest_parse (const char    *manifest_url,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The manifest is not a JSON object");
+                           _("The manifest is not a JSON object"));
       return NULL;
     }
   object = json_node_get_object (root);

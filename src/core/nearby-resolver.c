@@ -951,7 +951,9 @@ on_read (GObject      *source,
       if (job->body->len + len > job->body_cap)
         {
           g_set_error (&error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                       "More than %zu bytes", job->body_cap);
+                       g_dngettext (GETTEXT_PACKAGE, "More than %zu byte", "More than %zu bytes",
+                                    job->body_cap),
+                       job->body_cap);
           job_fetch_done (job, error);
           return;
         }
@@ -1150,13 +1152,13 @@ decode_icon (const guint8  *data,
   if (type == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "Not a PNG, ICO, JPEG or GIF image");
+                           _("Not a PNG, ICO, JPEG or GIF image"));
       return NULL;
     }
   if (!header_dimensions_ok (type, data, len))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "The image is too big or its header is broken");
+                           _("The image is too big or its header is broken"));
       return NULL;
     }
 
@@ -1175,7 +1177,7 @@ decode_icon (const guint8  *data,
   if (too_big)
     {
       g_clear_error (error);
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "The image is too big");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image is too big"));
       return NULL;
     }
   if (!ok)
@@ -1184,7 +1186,7 @@ decode_icon (const guint8  *data,
   pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
   if (pixbuf == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "The image is empty");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image is empty"));
       return NULL;
     }
 
