@@ -472,6 +472,63 @@ test_bluetoothd_restart (Fixture       *f,
   g_assert_cmpint (last_sighting (f)->rssi, ==, -62);
 }
 
+/* Fault drill: bluetoothd killed and started again 20 times in one scan. Every time, the
+ * scanner sets up discovery anew and a beacon still broadcasting is seen again. */
+static void
+test_drill_bluetoothd_restarts (Fixture       *f,
+                                gconstpointer  data)
+{
+  start_scanning (f);
+
+  for (guint round = 0; round < 20; round++)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *url = g_strdup_printf ("https://example.com/%u", round);
+      guint seen = f->sightings->len;
+
+      path = add_beacon (f, "C0:FF:EE:00:00:0A",
+                         props ("RSSI", g_variant_new_int16 (-60),
+                                "ServiceData", url_service_data (url, -20),
+                                NULL));
+      WAIT_UNTIL (f->sightings->len > seen);
+      g_assert_cmpstr (last_sighting (f)->frame.url, ==, url);
+
+      bluez_mock_stop (&f->mock);
+      WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_NO_SERVICE);
+      bluez_mock_start (&f->mock);
+      bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+      WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+      WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
+    }
+}
+
+/* Fault drill: the adapter powered off and on 10 times. */
+static void
+test_drill_power_toggles (Fixture       *f,
+                          gconstpointer  data)
+{
+  start_scanning (f);
+
+  for (guint round = 0; round < 10; round++)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:01:%02X", round);
+      guint seen = f->sightings->len;
+
+      bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+      WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
+      bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
+      WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+
+      path = add_beacon (f, address,
+                         props ("RSSI", g_variant_new_int16 (-60),
+                                "ServiceData", url_service_data ("https://example.com/p", -20),
+                                NULL));
+      WAIT_UNTIL (f->sightings->len > seen);
+      g_assert_cmpstr (last_sighting (f)->address, ==, address);
+    }
+}
+
 static void
 power_on_cb (GObject      *object,
              GAsyncResult *result,
@@ -1170,6 +1227,8 @@ main (int   argc,
   ADD ("/scanner/wrong-types-ignored", test_wrong_types_ignored);
   ADD ("/scanner/ibeacon-and-invalid-frames", test_ibeacon_and_invalid_frames);
   ADD ("/scanner/bluetoothd-restart", test_bluetoothd_restart);
+  ADD ("/scanner/drill/bluetoothd-restarts", test_drill_bluetoothd_restarts);
+  ADD ("/scanner/drill/power-toggles", test_drill_power_toggles);
   ADD ("/scanner/power-cycle", test_power_cycle);
   ADD ("/scanner/blocked", test_blocked);
   ADD ("/scanner/start-failure", test_start_failure);
