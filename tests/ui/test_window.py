@@ -70,6 +70,24 @@ class StatusPagesTest(NearbyTestCase):
         self.screenshot('blocked')
 
 
+class DamagedHistoryTest(NearbyTestCase):
+    app_args = ['--demo']
+    settings = CHOSEN
+
+    def test_app_starts_with_a_damaged_history(self):
+        import os
+        folder = os.path.join(self.tmp, 'data', 'nearby')
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, 'history.db'), 'wb') as f:
+            f.write(b'this is not a database' * 500)
+        self.start_app()
+        # It starts, says so once, and works: the demo objects appear with their titles.
+        self.wait_find(contains='history was damaged', what='the toast about the history')
+        wait_for(lambda: 'Bluebird Café' in self.texts(), timeout=30, what='the demo café')
+        set_aside = [name for name in os.listdir(folder) if name.startswith('history.db.corrupt-')]
+        self.assertEqual(len(set_aside), 1, f'the damaged file is kept aside: {os.listdir(folder)}')
+
+
 class BroadcastTest(NearbyTestCase):
     app_args = ['--developer']
 
