@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "nearby-object-row.h"
 #include "nearby-url-policy.h"
@@ -59,6 +60,39 @@ nearby_object_row_bucket_label (NearbyBucket bucket)
     case NEARBY_BUCKET_UNKNOWN:
     default:
       return _("Distance unknown");
+    }
+}
+
+/* Beacons without a web address (developer mode) are named by what they are and who they
+ * are, from the object's key ("eddystone-uid:NS/INSTANCE", "ibeacon:UUID/MAJOR/MINOR",
+ * "address:ADDRESS"). */
+static void
+describe_identity (const char  *key,
+                   const char **title,
+                   char       **identity)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (g_str_has_prefix (key, "eddystone-uid:"))
+    {
+      parts = g_strsplit (key + strlen ("eddystone-uid:"), "/", 2);
+      *title = _("Eddystone-UID beacon");
+      *identity = g_strdup_printf (_("Namespace %s, instance %s"), parts[0],
+                                   parts[1] != NULL ? parts[1] : "");
+    }
+  else if (g_str_has_prefix (key, "ibeacon:"))
+    {
+      parts = g_strsplit (key + strlen ("ibeacon:"), "/", 3);
+      *title = _("iBeacon");
+      *identity = g_strdup_printf (_("UUID %s, major %s, minor %s"), parts[0],
+                                   parts[1] != NULL ? parts[1] : "",
+                                   parts[1] != NULL && parts[2] != NULL ? parts[2] : "");
+    }
+  else if (g_str_has_prefix (key, "address:"))
+    {
+      *title = _("Beacon without an identity");
+      *identity = g_strdup_printf (_("Telemetry or ephemeral ID only, from %s"),
+                                   key + strlen ("address:"));
     }
 }
 
@@ -245,6 +279,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   const char *badge = NULL;
   NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
   g_autofree char *host = NULL;
+  g_autofree char *identity = NULL;
   g_autofree char *distance_tooltip = NULL;
   g_autofree char *accessible = NULL;
   double distance;
@@ -257,6 +292,10 @@ nearby_object_row_update (NearbyObjectRow *self)
   description = nearby_object_get_description (self->object);
   host = url != NULL ? nearby_url_display_host (url, &flags) : NULL;
 
+  if ((title == NULL || *title == '\0') && url == NULL)
+    describe_identity (nearby_object_get_key (self->object), &title, &identity);
+  if (identity != NULL && description == NULL)
+    description = identity;
   if (title == NULL || *title == '\0')
     title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (self->object));
   gtk_label_set_label (self->title_label, title);
