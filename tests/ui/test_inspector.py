@@ -130,9 +130,9 @@ class DemoInspectorTest(InspectorTestCase):
     def test_details_of_a_beacon_without_a_web_page(self):
         self.start_app()
         self.wait_page('Nearby objects')
-        key = self.wait_find(self.window, role=pyatspi.ROLE_LABEL, contains='eddystone-uid:',
-                             what='the asset tag, shown in developer mode').name
-        inspector = self.open_details(key, 'More about eddystone-uid:')
+        self.wait_find(self.window, role=pyatspi.ROLE_LABEL, name='Eddystone-UID beacon',
+                       what='the asset tag, shown in developer mode')
+        inspector = self.open_details('eddystone-uid:', 'More about Eddystone-UID beacon')
 
         texts = self.labels_in(inspector)
         self.assertIn('No web address', texts)
