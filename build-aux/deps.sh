@@ -11,6 +11,7 @@ nearby_test_packages="
   dbus python3 python3-dbus python3-dbusmock python3-gi gir1.2-glib-2.0
   xvfb xauth at-spi2-core python3-pyatspi
   clang libclang-rt-14-dev
+  valgrind
   flatpak-builder
 "
 
