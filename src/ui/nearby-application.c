@@ -668,8 +668,8 @@ block_site_action (GSimpleAction *action,
 
   toast = adw_toast_new (title);
   adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.unblock-site-quietly");
-  adw_toast_set_action_target_value (toast, g_variant_new_string (host));
+  adw_toast_set_action_name (toast, "app.set-site-hidden");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, FALSE));
   nearby_application_add_toast (self, toast);
 }
 
@@ -686,32 +686,26 @@ unblock_site_action (GSimpleAction *action,
   nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
 
   adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.block-site-quietly");
-  adw_toast_set_action_target_value (toast, g_variant_new_string (host));
+  adw_toast_set_action_name (toast, "app.set-site-hidden");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, TRUE));
   nearby_application_add_toast (self, toast);
 }
 
-/* The Undo buttons: no second toast offering to undo the undo. */
+/* The Undo buttons: hide or show a site again, with no second toast offering to undo the undo. */
 static void
-block_site_quietly_action (GSimpleAction *action,
-                           GVariant      *parameter,
-                           gpointer       user_data)
+set_site_hidden_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
 {
   NearbyApplication *self = user_data;
+  const char *host;
+  gboolean hidden;
 
-  nearby_history_block_host_async (self->history, g_variant_get_string (parameter, NULL),
-                                   NULL, NULL, NULL);
-}
-
-static void
-unblock_site_quietly_action (GSimpleAction *action,
-                             GVariant      *parameter,
-                             gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-
-  nearby_history_unblock_host_async (self->history, g_variant_get_string (parameter, NULL),
-                                     NULL, NULL, NULL);
+  g_variant_get (parameter, "(&sb)", &host, &hidden);
+  if (hidden)
+    nearby_history_block_host_async (self->history, host, NULL, NULL, NULL);
+  else
+    nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
 }
 
 static void
@@ -1158,8 +1152,7 @@ static const GActionEntry app_actions[] = {
   { "toggle-favourite", toggle_favourite_action, "s" },
   { "block-site", block_site_action, "s" },
   { "unblock-site", unblock_site_action, "s" },
-  { "block-site-quietly", block_site_quietly_action, "s" },
-  { "unblock-site-quietly", unblock_site_quietly_action, "s" },
+  { "set-site-hidden", set_site_hidden_action, "(sb)" },
   { "clear-history", clear_history_action },
   { "show-details", show_details_action, "s" },
   { "inspect", inspect_action },
