@@ -1061,10 +1061,11 @@ nearby_scanner_get_restart_count (NearbyScanner *self)
   return self->restart_count;
 }
 
+/* Ends a task with the outcome of one D-Bus call to bluetoothd (Powered, StopDiscovery). */
 static void
-power_on_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+return_call_result_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   g_autoptr(GVariant) reply = NULL;
@@ -1113,7 +1114,7 @@ nearby_scanner_power_on_async (NearbyScanner       *self,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START,
                           CALL_TIMEOUT_MS,
                           cancellable,
-                          power_on_cb,
+                          return_call_result_cb,
                           g_steal_pointer (&task));
 }
 
@@ -1126,26 +1127,6 @@ nearby_scanner_power_on_finish (NearbyScanner  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-stop_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (error != NULL)
-    {
-      g_dbus_error_strip_remote_error (error);
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  g_task_return_boolean (task, TRUE);
 }
 
 void
@@ -1175,7 +1156,8 @@ nearby_scanner_stop_async (NearbyScanner       *self,
       return;
     }
 
-  call_adapter (self, "StopDiscovery", NULL, cancellable, stop_cb, g_steal_pointer (&task));
+  call_adapter (self, "StopDiscovery", NULL, cancellable, return_call_result_cb,
+                g_steal_pointer (&task));
 }
 
 gboolean
