@@ -3,12 +3,17 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Run by bench-scan on its private system bus: starts scanning, prints "ready", then counts advertisement callbacks until EXPECTED more arrived and
-# prints "done CALLBACKS CPU_SECONDS URLS_DECODED". Exits 77 when bleak is not installed.
+# Run by bench-scan on its private system bus, with the beacons already on the mock's adapter:
+# starts scanning on hci0 and prints "ready"; counts the detection callbacks from then on; reads
+# "sent N" on its standard input once the mock's flood is over, waits until N callbacks arrived
+# (or none came for STALL_SECONDS), and prints "done CALLBACKS CPU_SECONDS URLS_DECODED".
+# CPU_SECONDS is this process's CPU time (every thread) from "ready" to the last callback counted.
+# Exits 77 when bleak is not installed.
 
 import asyncio
 import resource
 import sys
+import time
 
 try:
     from bleak import BleakScanner
@@ -20,6 +25,7 @@ EDDYSTONE_UUID = '0000feaa-0000-1000-8000-00805f9b34fb'
 SCHEMES = ['http://www.', 'https://www.', 'http://', 'https://']
 EXPANSIONS = ['.com/', '.org/', '.edu/', '.net/', '.info/', '.biz/', '.gov/',
               '.com', '.org', '.edu', '.net', '.info', '.biz', '.gov']
+STALL_SECONDS = 20
 
 
 def decode_eddystone_url(data):
@@ -41,8 +47,10 @@ def cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-async def main(n_devices, expected):
-    state = {'counting': False, 'callbacks': 0, 'urls': 0}
+async def main():
+    loop = asyncio.get_running_loop()
+    state = {'counting': False, 'callbacks': 0, 'urls': 0, 'expected': None,
+             'last_callback': time.monotonic()}
     done = asyncio.Event()
 
     def on_advertisement(device, advertisement):
@@ -53,26 +61,37 @@ async def main(n_devices, expected):
         state['callbacks'] += 1
         if url is not None:
             state['urls'] += 1
-        if state['callbacks'] >= expected:
+        state['last_callback'] = time.monotonic()
+        if state['expected'] is not None and state['callbacks'] >= state['expected']:
             done.set()
 
     scanner = BleakScanner(detection_callback=on_advertisement, adapter='hci0')
     await scanner.start()
-    # Devices already known when the scan starts are reported on their next change, not at once:
-    # give the scanner a moment to settle instead of waiting for each device.
+    # Let StartDiscovery's own PropertiesChanged (on the adapter) pass before counting.
     await asyncio.sleep(1)
 
     state['counting'] = True
     cpu_before = cpu_seconds()
     print('ready', flush=True)
-    try:
-        await asyncio.wait_for(done.wait(), timeout=120)
-    except asyncio.TimeoutError:
-        pass
+
+    line = await loop.run_in_executor(None, sys.stdin.readline)
+    if not line.startswith('sent '):
+        print('expected "sent N" on stdin, got {!r}'.format(line), file=sys.stderr)
+        sys.exit(1)
+    state['expected'] = int(line.split()[1])
+    if state['callbacks'] >= state['expected']:
+        done.set()
+
+    while not done.is_set():
+        try:
+            await asyncio.wait_for(done.wait(), timeout=1)
+        except asyncio.TimeoutError:
+            if time.monotonic() - state['last_callback'] > STALL_SECONDS:
+                break
     cpu = cpu_seconds() - cpu_before
     await scanner.stop()
     print('done {} {:.3f} {}'.format(state['callbacks'], cpu, state['urls']), flush=True)
 
 
 if __name__ == '__main__':
-    asyncio.run(main(int(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(main())
