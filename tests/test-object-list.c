@@ -303,6 +303,53 @@ test_nearest_device (Fixture       *fixture,
   g_assert_cmpuint (n_items (fixture), ==, 1);
 }
 
+/* Checks that @object's history holds one sample per tick from @first_us to @last_us, oldest
+ * first, at the distance the beacon was sent from. */
+static void
+assert_history (NearbyObject *object,
+                gint64        first_us,
+                gint64        last_us,
+                gint64        step_us,
+                double        metres)
+{
+  g_autoptr(GArray) samples = nearby_object_dup_samples (object);
+
+  g_assert_cmpuint (samples->len, ==, (last_us - first_us) / step_us + 1);
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const NearbyObjectSample *sample = &g_array_index (samples, NearbyObjectSample, i);
+
+      g_assert_cmpint (sample->time_us, ==, first_us + i * step_us);
+      g_assert_cmpfloat_with_epsilon (sample->distance, metres, metres * 0.05);
+    }
+}
+
+static void
+test_signal_history (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const gint64 step = NEARBY_OBJECT_LIST_TICK_INTERVAL_DEFAULT * (SECOND / 1000);
+  const gint64 start = fake_now;
+  NearbyObject *object;
+
+  /* One sighting per tick: the history grows with the time the beacon has been in sight... */
+  for (int i = 0; i < 20; i++, fake_now += step)
+    {
+      emit_url (fixture, "C0:FF:EE:00:00:01", "https://museum.example/room-3", 2.0);
+      nearby_object_list_flush (fixture->list);
+    }
+  object = item (fixture, 0);
+  assert_history (object, start, fake_now - step, step, 2.0);
+
+  /* ...up to the last NEARBY_OBJECT_HISTORY_US, however long it stays. */
+  for (int i = 20; i < 90 * 4; i++, fake_now += step)
+    {
+      emit_url (fixture, "C0:FF:EE:00:00:01", "https://museum.example/room-3", 2.0);
+      nearby_object_list_flush (fixture->list);
+    }
+  assert_history (object, fake_now - step - NEARBY_OBJECT_HISTORY_US, fake_now - step, step, 2.0);
+}
+
 static void
 test_url_tlm_rotation (Fixture       *fixture,
                        gconstpointer  data)
@@ -990,6 +1037,7 @@ main (int   argc,
 
   ADD ("merge-by-url", test_merge_by_url);
   ADD ("nearest-device", test_nearest_device);
+  ADD ("signal-history", test_signal_history);
   ADD ("url-tlm-rotation", test_url_tlm_rotation);
   ADD ("two-urls-one-device", test_two_urls_one_device);
   ADD ("raw-bytes-per-kind", test_raw_bytes_per_kind);

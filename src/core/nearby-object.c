@@ -15,24 +15,32 @@
 /* Frame kinds are small consecutive numbers: one slot per kind, slot 0 unused. */
 #define N_FRAME_SLOTS (NEARBY_FRAME_KIND_IBEACON + 1)
 
-/* Enough for a sample per 250 ms list tick over NEARBY_OBJECT_HISTORY_US. */
-#define SAMPLE_CAPACITY 256
+/* Enough for a sample per 250 ms list tick over NEARBY_OBJECT_HISTORY_US. The ring starts
+ * small and doubles: most objects pass by in a few seconds, and a full ring is 6 KiB. */
+#define SAMPLE_CAPACITY         256
+#define SAMPLE_INITIAL_CAPACITY 8
 
 /* The smoothed distance must move by this factor before the ranking notices: at n = 2 that is
  * 3.5 dB, more than what is left of the noise after smoothing. */
 #define RANK_DISTANCE_FACTOR 1.5
 
+typedef struct
+{
+  NearbyFrame frame;
+  /* The bytes the frame was decoded from, for the inspector; raw_len 0 when the source had none. */
+  gsize       raw_len;
+  guint8      raw[NEARBY_ADV_MAX];
+} NearbyDeviceFrame;
+
 struct _NearbyObjectDevice
 {
-  char             *address;
-  gint64            first_seen_us;
-  gint64            last_seen_us;
-  NearbyRssiFilter  filter;
-  guint             frame_mask;
-  NearbyFrame       frames[N_FRAME_SLOTS];
-  /* The bytes each frame was decoded from, for the inspector; raw_len 0 when the source had none. */
-  guint8            raw[N_FRAME_SLOTS][NEARBY_ADV_MAX];
-  gsize             raw_len[N_FRAME_SLOTS];
+  char              *address;
+  gint64             first_seen_us;
+  gint64             last_seen_us;
+  NearbyRssiFilter   filter;
+  /* The last frame of each kind, allocated when the kind is first seen: a beacon sends one or
+   * two kinds of the six, and a slot is 300 bytes. */
+  NearbyDeviceFrame *frames[N_FRAME_SLOTS];
 };
 
 struct _NearbyObject
@@ -62,6 +70,7 @@ struct _NearbyObject
   GPtrArray          *devices;
 
   NearbyObjectSample *samples;
+  guint               samples_capacity;
   guint               samples_start;
   guint               samples_len;
 
@@ -131,6 +140,8 @@ nearby_bucket_get_type (void)
 static void
 nearby_object_device_free (NearbyObjectDevice *device)
 {
+  for (guint kind = 0; kind < N_FRAME_SLOTS; kind++)
+    g_free (device->frames[kind]);
   g_free (device->address);
   g_free (device);
 }
@@ -157,12 +168,10 @@ nearby_object_device_get_frame (const NearbyObjectDevice *device,
 {
   g_return_val_if_fail (device != NULL, NULL);
 
-  if (kind <= NEARBY_FRAME_KIND_NONE || kind >= N_FRAME_SLOTS)
-    return NULL;
-  if ((device->frame_mask & (1u << kind)) == 0)
+  if (kind <= NEARBY_FRAME_KIND_NONE || kind >= N_FRAME_SLOTS || device->frames[kind] == NULL)
     return NULL;
 
-  return &device->frames[kind];
+  return &device->frames[kind]->frame;
 }
 
 const guint8 *
@@ -174,11 +183,11 @@ nearby_object_device_get_raw (const NearbyObjectDevice *device,
   g_return_val_if_fail (len != NULL, NULL);
 
   *len = 0;
-  if (nearby_object_device_get_frame (device, kind) == NULL || device->raw_len[kind] == 0)
+  if (nearby_object_device_get_frame (device, kind) == NULL || device->frames[kind]->raw_len == 0)
     return NULL;
 
-  *len = device->raw_len[kind];
-  return device->raw[kind];
+  *len = device->frames[kind]->raw_len;
+  return device->frames[kind]->raw;
 }
 
 const NearbyRssiFilter *
@@ -838,6 +847,14 @@ nearby_object_lookup_device (NearbyObject *self,
   return g_hash_table_lookup (self->devices_by_address, address);
 }
 
+/* The @index-th sample, oldest first. */
+static NearbyObjectSample *
+sample_at (NearbyObject *self,
+           guint         index)
+{
+  return &self->samples[(self->samples_start + index) % self->samples_capacity];
+}
+
 GArray *
 nearby_object_dup_samples (NearbyObject *self)
 {
@@ -850,10 +867,10 @@ nearby_object_dup_samples (NearbyObject *self)
   if (self->samples_len == 0)
     return samples;
 
-  newest = self->samples[(self->samples_start + self->samples_len - 1) % SAMPLE_CAPACITY].time_us;
+  newest = sample_at (self, self->samples_len - 1)->time_us;
   for (guint i = 0; i < self->samples_len; i++)
     {
-      const NearbyObjectSample *sample = &self->samples[(self->samples_start + i) % SAMPLE_CAPACITY];
+      const NearbyObjectSample *sample = sample_at (self, i);
 
       if (newest - sample->time_us <= NEARBY_OBJECT_HISTORY_US)
         g_array_append_vals (samples, sample, 1);
@@ -870,16 +887,28 @@ push_sample (NearbyObject *self,
 {
   NearbyObjectSample *sample;
 
-  if (self->samples == NULL)
-    self->samples = g_new0 (NearbyObjectSample, SAMPLE_CAPACITY);
-
-  if (self->samples_len == SAMPLE_CAPACITY)
+  if (self->samples_len == self->samples_capacity && self->samples_capacity < SAMPLE_CAPACITY)
     {
-      self->samples_start = (self->samples_start + 1) % SAMPLE_CAPACITY;
+      guint capacity = self->samples_capacity == 0
+                       ? SAMPLE_INITIAL_CAPACITY
+                       : MIN (self->samples_capacity * 2, SAMPLE_CAPACITY);
+      NearbyObjectSample *samples = g_new (NearbyObjectSample, capacity);
+
+      for (guint i = 0; i < self->samples_len; i++)
+        samples[i] = *sample_at (self, i);
+      g_free (self->samples);
+      self->samples = samples;
+      self->samples_capacity = capacity;
+      self->samples_start = 0;
+    }
+
+  if (self->samples_len == self->samples_capacity)
+    {
+      self->samples_start = (self->samples_start + 1) % self->samples_capacity;
       self->samples_len--;
     }
 
-  sample = &self->samples[(self->samples_start + self->samples_len) % SAMPLE_CAPACITY];
+  sample = sample_at (self, self->samples_len);
   sample->time_us = time_us;
   sample->rssi = rssi;
   sample->distance = distance;
@@ -951,11 +980,14 @@ nearby_object_add_sighting (NearbyObject               *self,
 
   if (frame->kind > NEARBY_FRAME_KIND_NONE && frame->kind < N_FRAME_SLOTS)
     {
-      device->frames[frame->kind] = *frame;
-      device->frame_mask |= 1u << frame->kind;
+      NearbyDeviceFrame *slot = device->frames[frame->kind];
+
+      if (slot == NULL)
+        slot = device->frames[frame->kind] = g_new (NearbyDeviceFrame, 1);
+      slot->frame = *frame;
       /* A source may hand over no bytes (or, buggy, a length past the buffer): keep none then. */
-      device->raw_len[frame->kind] = sighting->raw_len <= sizeof device->raw[0] ? sighting->raw_len : 0;
-      memcpy (device->raw[frame->kind], sighting->raw, device->raw_len[frame->kind]);
+      slot->raw_len = sighting->raw_len <= sizeof slot->raw ? sighting->raw_len : 0;
+      memcpy (slot->raw, sighting->raw, slot->raw_len);
     }
 
   device->last_seen_us = MAX (device->last_seen_us, sighting->time_us);
@@ -1080,10 +1112,10 @@ nearby_object_refresh (NearbyObject *self,
     {
       const NearbyObjectDevice *device = g_ptr_array_index (self->devices, i);
 
-      if (device->frame_mask & (1u << NEARBY_FRAME_KIND_URL))
+      if (device->frames[NEARBY_FRAME_KIND_URL] != NULL)
         {
           any_url = TRUE;
-          if (!device->frames[NEARBY_FRAME_KIND_URL].invisible)
+          if (!device->frames[NEARBY_FRAME_KIND_URL]->frame.invisible)
             all_invisible = FALSE;
         }
 
@@ -1134,8 +1166,7 @@ nearby_object_refresh (NearbyObject *self,
       update_rank_distance (self);
 
       if (self->samples_len > 0)
-        last_sample_us = self->samples[(self->samples_start + self->samples_len - 1)
-                                       % SAMPLE_CAPACITY].time_us;
+        last_sample_us = sample_at (self, self->samples_len - 1)->time_us;
       if (self->samples_len == 0 || self->last_seen_us > last_sample_us)
         push_sample (self, self->last_seen_us, rssi, distance);
     }
