@@ -499,6 +499,84 @@ test_two_urls_one_device (Fixture       *fixture,
   g_assert_cmpstr (url_at (fixture, 0), ==, "https://slot.example/one");
 }
 
+/* A place where many beacons send one URL (or one UID): one object with many devices, each found
+ * by its address as devices come, go quiet and move to another object. */
+static void
+test_many_devices (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  NearbyFrame uid = uid_frame (9);
+  NearbyObject *object;
+  NearbyObject *uid_object;
+  char address[32];
+
+  for (int i = 0; i < 12; i++)
+    {
+      g_snprintf (address, sizeof address, "C0:FF:EE:00:09:%02X", i);
+      emit_url (fixture, address, "https://hall.example/", 1.0 + i);
+    }
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (n_items (fixture), ==, 1);
+  object = item (fixture, 0);
+  g_assert_cmpuint (nearby_object_get_n_devices (object), ==, 12);
+  for (int i = 0; i < 12; i++)
+    {
+      g_snprintf (address, sizeof address, "C0:FF:EE:00:09:%02X", i);
+      g_assert_cmpstr (nearby_object_device_get_address (nearby_object_lookup_device (object, address)),
+                       ==, address);
+      g_assert_true (nearby_object_list_get_object_by_address (fixture->list, address) == object);
+    }
+  g_assert_null (nearby_object_lookup_device (object, "C0:FF:EE:00:09:FF"));
+  g_assert_cmpfloat_with_epsilon (nearby_object_get_distance (object), 1.0, 0.05);
+
+  /* The odd ones go quiet past the expiry time: forgotten, the others still found. */
+  for (int t = 0; t < 35; t++, fake_now += SECOND)
+    {
+      for (int i = 0; i < 12; i += 2)
+        {
+          g_snprintf (address, sizeof address, "C0:FF:EE:00:09:%02X", i);
+          emit_url (fixture, address, "https://hall.example/", 1.0 + i);
+        }
+      nearby_object_list_flush (fixture->list);
+    }
+  g_assert_cmpuint (nearby_object_get_n_devices (object), ==, 6);
+  for (int i = 0; i < 12; i++)
+    {
+      g_snprintf (address, sizeof address, "C0:FF:EE:00:09:%02X", i);
+      if (i % 2 == 0)
+        g_assert_nonnull (nearby_object_lookup_device (object, address));
+      else
+        g_assert_null (nearby_object_lookup_device (object, address));
+    }
+
+  /* One comes back. */
+  emit_url (fixture, "C0:FF:EE:00:09:01", "https://hall.example/", 2.0);
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (nearby_object_get_n_devices (object), ==, 7);
+  g_assert_nonnull (nearby_object_lookup_device (object, "C0:FF:EE:00:09:01"));
+
+  /* Nine beacons of one UID; the first then sends a URL, and its device moves to that object. */
+  for (int i = 0; i < 9; i++)
+    {
+      g_snprintf (address, sizeof address, "C0:FF:EE:00:0A:%02X", i);
+      emit_frame (fixture, address, &uid, rssi_at (3.0));
+    }
+  nearby_object_list_flush (fixture->list);
+  uid_object = nearby_object_list_get_object_by_address (fixture->list, "C0:FF:EE:00:0A:08");
+  g_assert_nonnull (uid_object);
+  g_assert_cmpuint (nearby_object_get_n_devices (uid_object), ==, 9);
+
+  emit_url (fixture, "C0:FF:EE:00:0A:00", "https://hall.example/", 3.0);
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (nearby_object_get_n_devices (uid_object), ==, 8);
+  g_assert_null (nearby_object_lookup_device (uid_object, "C0:FF:EE:00:0A:00"));
+  g_assert_nonnull (nearby_object_lookup_device (uid_object, "C0:FF:EE:00:0A:08"));
+  g_assert_cmpuint (nearby_object_get_n_devices (object), ==, 8);
+  g_assert_nonnull (nearby_object_lookup_device (object, "C0:FF:EE:00:0A:00"));
+  g_assert_true (nearby_object_list_get_object_by_address (fixture->list, "C0:FF:EE:00:0A:00")
+                 == object);
+}
+
 static void
 on_notify_count (GObject    *object,
                  GParamSpec *pspec,
@@ -1040,6 +1118,7 @@ main (int   argc,
   ADD ("signal-history", test_signal_history);
   ADD ("url-tlm-rotation", test_url_tlm_rotation);
   ADD ("two-urls-one-device", test_two_urls_one_device);
+  ADD ("many-devices", test_many_devices);
   ADD ("raw-bytes-per-kind", test_raw_bytes_per_kind);
   ADD ("stale-and-expiry", test_stale_and_expiry);
   ADD ("batching", test_batching);

@@ -20,6 +20,10 @@
 #define SAMPLE_CAPACITY         256
 #define SAMPLE_INITIAL_CAPACITY 8
 
+/* Most objects are one beacon, a few are a handful: up to this many devices a search of the
+ * array is as quick as a hash table, which would cost 256 bytes per object. */
+#define DEVICES_INDEXED_FROM 8
+
 /* The smoothed distance must move by this factor before the ranking notices: at n = 2 that is
  * 3.5 dB, more than what is left of the noise after smoothing. */
 #define RANK_DISTANCE_FACTOR 1.5
@@ -65,9 +69,9 @@ struct _NearbyObject
   gboolean            stale;
   gboolean            rank_changed;
 
-  /* Devices by address, and in order for the inspector. */
-  GHashTable         *devices_by_address;
+  /* Devices in order for the inspector, and by address once there are DEVICES_INDEXED_FROM. */
   GPtrArray          *devices;
+  GHashTable         *devices_by_address;
 
   NearbyObjectSample *samples;
   guint               samples_capacity;
@@ -501,7 +505,6 @@ nearby_object_init (NearbyObject *self)
   self->bucket = NEARBY_BUCKET_UNKNOWN;
   self->rssi = NEARBY_RSSI_UNKNOWN;
   self->tx_power = NEARBY_RSSI_UNKNOWN;
-  self->devices_by_address = g_hash_table_new (g_str_hash, g_str_equal);
   self->devices = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_object_device_free);
 }
 
@@ -837,6 +840,24 @@ nearby_object_get_device (NearbyObject *self,
   return g_ptr_array_index (self->devices, index);
 }
 
+static NearbyObjectDevice *
+find_device (NearbyObject *self,
+             const char   *address)
+{
+  if (self->devices_by_address != NULL)
+    return g_hash_table_lookup (self->devices_by_address, address);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      NearbyObjectDevice *device = g_ptr_array_index (self->devices, i);
+
+      if (strcmp (device->address, address) == 0)
+        return device;
+    }
+
+  return NULL;
+}
+
 const NearbyObjectDevice *
 nearby_object_lookup_device (NearbyObject *self,
                              const char   *address)
@@ -844,7 +865,7 @@ nearby_object_lookup_device (NearbyObject *self,
   g_return_val_if_fail (NEARBY_IS_OBJECT (self), NULL);
   g_return_val_if_fail (address != NULL, NULL);
 
-  return g_hash_table_lookup (self->devices_by_address, address);
+  return find_device (self, address);
 }
 
 /* The @index-th sample, oldest first. */
@@ -920,19 +941,41 @@ add_device (NearbyObject       *self,
             NearbyObjectDevice *device)
 {
   g_ptr_array_add (self->devices, device);
-  g_hash_table_insert (self->devices_by_address, device->address, device);
+
+  if (self->devices_by_address != NULL)
+    {
+      g_hash_table_insert (self->devices_by_address, device->address, device);
+    }
+  else if (self->devices->len >= DEVICES_INDEXED_FROM)
+    {
+      self->devices_by_address = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < self->devices->len; i++)
+        {
+          NearbyObjectDevice *indexed = g_ptr_array_index (self->devices, i);
+
+          g_hash_table_insert (self->devices_by_address, indexed->address, indexed);
+        }
+    }
+}
+
+static void
+unindex_device (NearbyObject             *self,
+                const NearbyObjectDevice *device)
+{
+  if (self->devices_by_address != NULL)
+    g_hash_table_remove (self->devices_by_address, device->address);
 }
 
 static NearbyObjectDevice *
 steal_device (NearbyObject *self,
               const char   *address)
 {
-  NearbyObjectDevice *device = g_hash_table_lookup (self->devices_by_address, address);
+  NearbyObjectDevice *device = find_device (self, address);
 
   if (device == NULL)
     return NULL;
 
-  g_hash_table_remove (self->devices_by_address, address);
+  unindex_device (self, device);
   for (guint i = 0; i < self->devices->len; i++)
     {
       if (g_ptr_array_index (self->devices, i) == device)
@@ -968,7 +1011,7 @@ nearby_object_add_sighting (NearbyObject               *self,
   g_return_if_fail (NEARBY_IS_OBJECT (self));
   g_return_if_fail (sighting != NULL && sighting->address != NULL);
 
-  device = g_hash_table_lookup (self->devices_by_address, sighting->address);
+  device = find_device (self, sighting->address);
   if (device == NULL)
     {
       device = g_new0 (NearbyObjectDevice, 1);
@@ -1104,7 +1147,7 @@ nearby_object_refresh (NearbyObject *self,
 
       if (forgotten != NULL)
         g_ptr_array_add (forgotten, g_strdup (device->address));
-      g_hash_table_remove (self->devices_by_address, device->address);
+      unindex_device (self, device);
       g_ptr_array_remove_index (self->devices, i);
     }
 
