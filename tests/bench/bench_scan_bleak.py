@@ -26,6 +26,7 @@ SCHEMES = ['http://www.', 'https://www.', 'http://', 'https://']
 EXPANSIONS = ['.com/', '.org/', '.edu/', '.net/', '.info/', '.biz/', '.gov/',
               '.com', '.org', '.edu', '.net', '.info', '.biz', '.gov']
 STALL_SECONDS = 20
+START_SECONDS = 30
 
 
 def decode_eddystone_url(data):
@@ -66,7 +67,8 @@ async def main():
             done.set()
 
     scanner = BleakScanner(detection_callback=on_advertisement, adapter='hci0')
-    await scanner.start()
+    # bench-scan waits for "ready": never leave it waiting on a bus that does not answer.
+    await asyncio.wait_for(scanner.start(), timeout=START_SECONDS)
     # Let StartDiscovery's own PropertiesChanged (on the adapter) pass before counting.
     await asyncio.sleep(1)
 
