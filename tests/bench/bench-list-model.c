@@ -17,7 +17,8 @@
  * the beacons appeared (the CPU measurement), and again 100 s after, as the list settles.
  *
  * BENCH_LIST_OBJECTS, BENCH_LIST_RATE (per object per second), BENCH_LIST_SECONDS,
- * BENCH_LIST_NOISE (dB, standard deviation) and BENCH_LIST_LATE_START (s) change the load.
+ * BENCH_LIST_NOISE (dB, standard deviation) and BENCH_LIST_LATE_START (s) change the load;
+ * BENCH_LIST_CALM_START=1 gives every beacon's first sighting its mean RSSI.
  */
 
 #include "config.h"
@@ -101,7 +102,8 @@ on_list_changed (GListModel *model,
 static Load
 measure (BenchChurnSource *source,
          double            seconds,
-         BenchOrderWatch  *watch)
+         BenchOrderWatch  *watch,
+         double            noise_after_start)
 {
   Load load;
   double cpu_start;
@@ -109,6 +111,8 @@ measure (BenchChurnSource *source,
   gint64 start_us;
 
   bench_churn_source_start (source);
+  if (noise_after_start >= 0)
+    bench_churn_source_set_noise (source, noise_after_start);
   bench_run_main_loop_for (WARM_UP_SECONDS);
 
   if (watch != NULL)
@@ -139,28 +143,32 @@ main (int   argc,
   g_autoptr(GHashTable) last_rssi = NULL;
   g_autoptr(NearbyObjectList) list = NULL;
   double late_start = env_double ("BENCH_LIST_LATE_START", 100);
+  gboolean calm_start = env_double ("BENCH_LIST_CALM_START", 0) != 0;
   BenchOrderWatch watch, early, late;
   RankLog rank_log = { 0 };
   Load floor_load, list_load;
 
-  g_print ("bench-list-model (%s build): %u objects x %.1f sightings/s, RSSI noise %.1f dB, "
-           "%.0f s each\n", NEARBY_BUILDTYPE, n_objects, rate, noise, seconds);
+  g_print ("bench-list-model (%s build): %u objects x %.1f sightings/s, RSSI noise %.1f dB%s, "
+           "%.0f s each\n", NEARBY_BUILDTYPE, n_objects, rate, noise,
+           calm_start ? " (not on the first sighting)" : "", seconds);
 
   floor_source = bench_churn_source_new (n_objects, rate, noise);
   last_rssi = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_signal_connect (floor_source, "sighting", G_CALLBACK (on_floor_sighting), last_rssi);
-  floor_load = measure (floor_source, seconds, NULL);
+  floor_load = measure (floor_source, seconds, NULL, -1);
   bench_churn_source_stop (floor_source);
   if (g_hash_table_size (last_rssi) != n_objects)
     g_error ("The floor saw %u addresses, not %u", g_hash_table_size (last_rssi), n_objects);
 
-  list_source = bench_churn_source_new (n_objects, rate, noise);
+  /* With BENCH_LIST_CALM_START, every beacon's first sighting has its mean RSSI: what the
+   * ranking does once it starts from the right distances. */
+  list_source = bench_churn_source_new (n_objects, rate, calm_start ? 0 : noise);
   list = nearby_object_list_new (NEARBY_SOURCE (list_source));
   bench_order_watch_init (&watch, G_LIST_MODEL (list), N_VISIBLE_ROWS);
   rank_log.rank_distance = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   rank_log.bucket = g_hash_table_new (NULL, NULL);
   g_signal_connect (list, "items-changed", G_CALLBACK (on_list_changed), &rank_log);
-  list_load = measure (list_source, seconds, &watch);
+  list_load = measure (list_source, seconds, &watch, calm_start ? noise : -1);
   early = watch;
 
   /* The same list, later: how much of the churn is the settling of first impressions. */
