@@ -196,6 +196,24 @@ run_once (Candidate *candidate,
 }
 
 static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) && child != NULL)
+        remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
 write_settings (const char *config_home)
 {
   g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
@@ -223,7 +241,7 @@ main (int   argc,
   g_autofree char *full_home = NULL;
   g_autofree char *display = NULL;
   g_autofree char *full_name = NULL;
-  g_autofree char *rm_command = NULL;
+  g_autoptr(GFile) tmp_dir = NULL;
   Candidate candidates[3];
   GTestDBus *bus;
 
@@ -314,9 +332,8 @@ main (int   argc,
       g_array_unref (candidates[i].self_reported_ms);
     }
 
-  rm_command = g_strdup_printf ("rm -rf '%s'", tmp);
-  if (system (rm_command) != 0)
-    g_printerr ("Could not remove %s\n", tmp);
+  tmp_dir = g_file_new_for_path (tmp);
+  remove_tree (tmp_dir);
 
   return 0;
 }
