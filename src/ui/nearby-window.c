@@ -8,6 +8,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "nearby-object-row.h"
 #include "nearby-window.h"
@@ -31,6 +34,7 @@ struct _NearbyWindow
 
   gboolean              pointer_in_list;
   gboolean              focus_in_list;
+  gboolean              first_frame_logged;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyWindow, nearby_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -339,6 +343,59 @@ nearby_window_constructed (GObject *object)
   nearby_window_update_page (self);
 }
 
+/* Milliseconds since this process started, to the kernel's clock tick (10 ms), or -1. */
+static double
+milliseconds_since_process_start (void)
+{
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+  struct timespec now;
+  double start_s;
+
+  /* Field 22 of /proc/self/stat is the start time in clock ticks since boot; the name before it
+   * (in parentheses) may hold spaces. */
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL)
+      || (after_name = strrchr (stat, ')')) == NULL
+      || clock_gettime (CLOCK_BOOTTIME, &now) != 0)
+    return -1.0;
+
+  fields = g_strsplit (after_name + 1, " ", 22);
+  if (g_strv_length (fields) < 21)
+    return -1.0;
+
+  start_s = g_ascii_strtod (fields[20], NULL) / sysconf (_SC_CLK_TCK);
+
+  return (now.tv_sec + now.tv_nsec / 1e9 - start_s) * 1000.0;
+}
+
+/* How long the window took to show, for anyone timing startup (G_MESSAGES_DEBUG=nearby-window).
+ * The monotonic time lets a program that spawned the app measure from its own clock. */
+static void
+on_after_paint (GdkFrameClock *clock,
+                NearbyWindow  *self)
+{
+  if (self->first_frame_logged)
+    return;
+
+  self->first_frame_logged = TRUE;
+  g_signal_handlers_disconnect_by_func (clock, on_after_paint, self);
+  g_debug ("First frame painted %.0f ms after the process started (monotonic time %" G_GINT64_FORMAT
+           " us)", milliseconds_since_process_start (), g_get_monotonic_time ());
+}
+
+static void
+nearby_window_realize (GtkWidget *widget)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (nearby_window_parent_class)->realize (widget);
+
+  if (!self->first_frame_logged)
+    g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                             G_CALLBACK (on_after_paint), self, 0);
+}
+
 static void
 nearby_window_dispose (GObject *object)
 {
@@ -413,6 +470,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   object_class->dispose = nearby_window_dispose;
   object_class->get_property = nearby_window_get_property;
   object_class->set_property = nearby_window_set_property;
+  widget_class->realize = nearby_window_realize;
 
   properties[PROP_SOURCE] =
     g_param_spec_object ("source", NULL, NULL,

@@ -88,6 +88,27 @@ class DamagedHistoryTest(NearbyTestCase):
         self.assertEqual(len(set_aside), 1, f'the damaged file is kept aside: {os.listdir(folder)}')
 
 
+class FirstFrameLogTest(NearbyTestCase):
+    settings = CHOSEN
+
+    def test_first_frame_is_logged_once_for_developers(self):
+        import re
+        # What a developer timing startup reads (README.md, tests/bench/bench-startup.c).
+        self.env['G_MESSAGES_DEBUG'] = 'nearby-window'
+        self.start_app()
+        self.wait_page('Bluetooth Service Not Running')
+
+        def first_frame_lines():
+            self.app_log.flush()
+            with open(self.app_log.name) as log:
+                return re.findall(r'First frame painted (\d+) ms after the process started '
+                                  r'\(monotonic time (\d+) us\)', log.read())
+
+        lines = wait_for(first_frame_lines, what='the first-frame debug message')
+        self.assertEqual(len(lines), 1, f'logged once, not on every frame: {lines}')
+        self.assertGreater(int(lines[0][0]), 0, 'the time since the process started')
+
+
 class BroadcastTest(NearbyTestCase):
     app_args = ['--developer']
 
