@@ -23,8 +23,6 @@
 
 #include "config.h"
 
-#include <gdk-pixbuf/gdk-pixbuf.h>
-#include <libsoup/soup.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <spawn.h>
@@ -36,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-server.h"
 #include "nearby-resolver.h"
 
 #define N_HOSTS_SPREAD   250
@@ -45,235 +44,6 @@
 #define RESOLVER_CONNS_PER_HOST 2
 
 extern char **environ;
-
-/* The server */
-
-typedef struct {
-  GThread      *thread;
-  GMainContext *context;
-  GMainLoop    *loop;
-  GMutex        lock;
-  GCond         cond;
-  gboolean      ready;
-  guint         port;
-  guint         latency_ms;
-  guint         n_hosts;
-  GBytes       *png;
-
-  /* Only touched on the server thread, read after it stopped or under @lock */
-  guint         requests;
-  guint         in_progress;
-  guint         max_in_progress;
-  double        cpu_seconds;
-} Server;
-
-typedef struct {
-  Server            *server;
-  SoupServerMessage *message;
-} HeldAnswer;
-
-static GBytes *
-make_icon_png (void)
-{
-  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, 32, 32);
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize len = 0;
-
-  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
-  gdk_pixbuf_save_to_buffer (pixbuf, &data, &len, "png", &error, NULL);
-  g_assert_no_error (error);
-
-  return g_bytes_new_take (data, len);
-}
-
-static gboolean
-on_answer_due (gpointer user_data)
-{
-  HeldAnswer *held = user_data;
-
-  held->server->in_progress--;
-  soup_server_message_unpause (held->message);
-  g_object_unref (held->message);
-  g_free (held);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_request (SoupServer        *soup_server,
-            SoupServerMessage *message,
-            const char        *path,
-            GHashTable        *query,
-            gpointer           user_data)
-{
-  Server *server = user_data;
-  guint index;
-
-  g_atomic_int_inc (&server->requests);
-  if (g_str_has_prefix (path, "/p/") && sscanf (path, "/p/%u", &index) == 1)
-    {
-      g_autofree char *html = NULL;
-
-      html = g_strdup_printf ("<!DOCTYPE html>\n<html lang=\"en\"><head>\n"
-                              "<meta charset=\"utf-8\">\n"
-                              "<meta name=\"viewport\" content=\"width=device-width\">\n"
-                              "<title>Exhibit %u: the loom</title>\n"
-                              "<meta name=\"description\" content=\"Room %u, case %u: how the "
-                              "Jacquard loom read its punched cards, and what it wove.\">\n"
-                              "<link rel=\"icon\" type=\"image/png\" sizes=\"32x32\" "
-                              "href=\"/i/%u.png\">\n"
-                              "<link rel=\"stylesheet\" href=\"/style.css\">\n"
-                              "</head><body><h1>Exhibit %u</h1>\n"
-                              "<p>Punched cards told the loom which threads to lift. %s</p>\n"
-                              "</body></html>\n",
-                              index, index / 10, index % 10, index, index,
-                              "Each card was one row of the pattern; a chain of them made the "
-                              "picture, one pass of the shuttle at a time.");
-      soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (message, "text/html; charset=utf-8", SOUP_MEMORY_TAKE,
-                                        g_steal_pointer (&html), strlen (html));
-    }
-  else if (g_str_has_prefix (path, "/i/"))
-    {
-      gsize len;
-      const char *data = g_bytes_get_data (server->png, &len);
-
-      soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
-      soup_server_message_set_response (message, "image/png", SOUP_MEMORY_STATIC, data, len);
-    }
-  else
-    {
-      soup_server_message_set_status (message, SOUP_STATUS_NOT_FOUND, NULL);
-    }
-
-  server->in_progress++;
-  if (server->in_progress > (guint) g_atomic_int_get (&server->max_in_progress))
-    g_atomic_int_set (&server->max_in_progress, server->in_progress);
-  if (server->latency_ms > 0)
-    {
-      HeldAnswer *held = g_new0 (HeldAnswer, 1);
-      g_autoptr(GSource) source = g_timeout_source_new (server->latency_ms);
-
-      held->server = server;
-      held->message = g_object_ref (message);
-      soup_server_message_pause (message);
-      g_source_set_callback (source, on_answer_due, held, NULL);
-      g_source_attach (source, server->context);
-    }
-  else
-    {
-      server->in_progress--;
-    }
-}
-
-static double
-thread_cpu_seconds (void)
-{
-  struct timespec now;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &now);
-
-  return now.tv_sec + now.tv_nsec / 1e9;
-}
-
-static gpointer
-server_thread (gpointer data)
-{
-  Server *server = data;
-  g_autoptr(SoupServer) soup_server = NULL;
-  g_autoptr(GError) error = NULL;
-  GSList *listeners;
-  double cpu_before;
-
-  g_main_context_push_thread_default (server->context);
-  soup_server = soup_server_new ("server-header", "bench-resolve", NULL);
-  soup_server_add_handler (soup_server, NULL, on_request, server, NULL);
-
-  for (guint host = 1; host <= server->n_hosts; host++)
-    {
-      g_autofree char *text = g_strdup_printf ("127.0.0.%u", host);
-      g_autoptr(GInetAddress) inet = g_inet_address_new_from_string (text);
-      g_autoptr(GSocketAddress) address = g_inet_socket_address_new (inet, server->port);
-
-      soup_server_listen (soup_server, address, 0, &error);
-      g_assert_no_error (error);
-      if (server->port == 0)
-        {
-          g_autoptr(GSocketAddress) local = NULL;
-
-          listeners = soup_server_get_listeners (soup_server);
-          local = g_socket_get_local_address (listeners->data, &error);
-          g_assert_no_error (error);
-          server->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
-          g_slist_free (listeners);
-        }
-    }
-
-  g_mutex_lock (&server->lock);
-  server->ready = TRUE;
-  g_cond_signal (&server->cond);
-  g_mutex_unlock (&server->lock);
-
-  cpu_before = thread_cpu_seconds ();
-  g_main_loop_run (server->loop);
-  server->cpu_seconds = thread_cpu_seconds () - cpu_before;
-
-  soup_server_disconnect (soup_server);
-  g_main_context_pop_thread_default (server->context);
-
-  return NULL;
-}
-
-static Server *
-server_start (guint latency_ms,
-              guint n_hosts)
-{
-  Server *server = g_new0 (Server, 1);
-
-  server->latency_ms = latency_ms;
-  server->n_hosts = n_hosts;
-  server->png = make_icon_png ();
-  server->context = g_main_context_new ();
-  server->loop = g_main_loop_new (server->context, FALSE);
-  g_mutex_init (&server->lock);
-  g_cond_init (&server->cond);
-  server->thread = g_thread_new ("bench-server", server_thread, server);
-
-  g_mutex_lock (&server->lock);
-  while (!server->ready)
-    g_cond_wait (&server->cond, &server->lock);
-  g_mutex_unlock (&server->lock);
-
-  return server;
-}
-
-static void
-server_stop (Server *server,
-             double *cpu_seconds)
-{
-  g_main_context_invoke (server->context, (GSourceFunc) g_main_loop_quit, server->loop);
-  g_thread_join (server->thread);
-  *cpu_seconds = server->cpu_seconds;
-  g_main_loop_unref (server->loop);
-  g_main_context_unref (server->context);
-  g_bytes_unref (server->png);
-  g_mutex_clear (&server->lock);
-  g_cond_clear (&server->cond);
-  g_free (server);
-}
-
-/* Counters are read between runs, while the children are gone and the server idles. */
-static void
-server_take_counts (Server *server,
-                    guint  *requests,
-                    guint  *max_in_progress)
-{
-  *requests = g_atomic_int_get (&server->requests);
-  *max_in_progress = g_atomic_int_get (&server->max_in_progress);
-  g_atomic_int_set (&server->requests, 0);
-  g_atomic_int_set (&server->max_in_progress, 0);
-}
 
 /* Children */
 
@@ -295,7 +65,7 @@ run_clear (Run *run)
 
 /* Runs @argv to its end; its stdout goes to a temporary file, which is returned in run->output. */
 static void
-run_child (Server      *server,
+run_child (BenchServer *server,
            const char **argv,
            Run         *run)
 {
@@ -316,7 +86,7 @@ run_child (Server      *server,
   posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, out_path,
                                     O_WRONLY | O_TRUNC | O_CREAT, 0600);
 
-  server_take_counts (server, &run->requests, &run->max_in_progress);
+  bench_server_take_counts (server, &run->requests, &run->max_in_progress);
   started = g_get_monotonic_time ();
   g_assert_cmpint (posix_spawn (&pid, argv[0], &actions, NULL, (char **) argv, environ), ==, 0);
   g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
@@ -324,7 +94,7 @@ run_child (Server      *server,
   run->max_rss_kb = usage.ru_maxrss;
   run->cpu_seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
                      + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-  server_take_counts (server, &run->requests, &run->max_in_progress);
+  bench_server_take_counts (server, &run->requests, &run->max_in_progress);
   posix_spawn_file_actions_destroy (&actions);
 
   g_file_get_contents (out_path, &run->output, NULL, &error);
@@ -336,15 +106,15 @@ run_child (Server      *server,
 }
 
 static char *
-page_url (Server *server,
+page_url (BenchServer *server,
           guint   n_hosts,
           guint   index)
 {
-  return g_strdup_printf ("http://127.0.0.%u:%u/p/%u", 1 + index % n_hosts, server->port, index);
+  return g_strdup_printf ("http://127.0.0.%u:%u/p/%u", 1 + index % n_hosts, bench_server_get_port (server), index);
 }
 
 static void
-measure_curl (Server *server,
+measure_curl (BenchServer *server,
               guint   n_pages,
               guint   n_hosts,
               guint   parallel,
@@ -365,7 +135,7 @@ measure_curl (Server *server,
       g_string_append_printf (config, "url = \"%s\"\noutput = \"/dev/null\"\n", url);
       g_string_append_printf (config, "url = \"http://127.0.0.%u:%u/i/%u.png\"\n"
                                       "output = \"/dev/null\"\n",
-                              1 + i % n_hosts, server->port, i);
+                              1 + i % n_hosts, bench_server_get_port (server), i);
     }
   fd = g_file_open_tmp ("bench-resolve-curl-XXXXXX", &config_path, &error);
   g_assert_no_error (error);
@@ -380,7 +150,7 @@ measure_curl (Server *server,
 }
 
 static void
-measure_nearby (Server     *server,
+measure_nearby (BenchServer *server,
                 const char *self_path,
                 guint       n_pages,
                 guint       n_hosts,
@@ -417,7 +187,7 @@ measure_nearby (Server     *server,
 }
 
 static void
-measure_cli (Server *server,
+measure_cli (BenchServer *server,
              guint   n_pages,
              guint   n_hosts,
              Run    *run)
@@ -544,7 +314,7 @@ print_run (const Run *run,
 
 /* Returns the number of requests served. */
 static guint
-bench_scenario (Server     *server,
+bench_scenario (BenchServer *server,
                 const char *title,
                 guint       n_pages,
                 guint       n_hosts,
@@ -601,7 +371,7 @@ bench_resolve (void)
 {
   guint n_pages = env_uint ("BENCH_RESOLVE_PAGES", 1000);
   guint latency_ms = env_uint ("BENCH_RESOLVE_LATENCY_MS", 20);
-  Server *server = server_start (latency_ms, N_HOSTS_SPREAD);
+  BenchServer *server = bench_server_start (latency_ms, N_HOSTS_SPREAD);
   guint total_requests = 0;
   double server_cpu = 0;
 
@@ -610,7 +380,7 @@ bench_resolve (void)
                   MIN (RESOLVER_IN_FLIGHT, RESOLVER_CONNS_PER_HOST));
   total_requests += bench_scenario (server, "many hosts", n_pages, N_HOSTS_SPREAD, latency_ms, RESOLVER_IN_FLIGHT);
 
-  server_stop (server, &server_cpu);
+  bench_server_stop (server, &server_cpu);
   g_print ("\n  server thread: %.3f s CPU for %u requests (%.0f us each)\n", server_cpu,
            total_requests, server_cpu * 1e6 / MAX (total_requests, 1));
 }
