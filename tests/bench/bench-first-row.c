@@ -253,6 +253,8 @@ typedef enum {
   MEASURE_OVERHEAD,
   MEASURE_TICK,
   MEASURE_LOOKUP,
+  MEASURE_LOOKUP_START,
+  MEASURE_LOOKUP_END,
   MEASURE_RANKING,
   MEASURE_PAINT,
   N_MEASURES
@@ -263,6 +265,8 @@ static const char *measure_names[N_MEASURES] = {
   "overhead: total - round trips x latency",
   "  sighting -> announced (list tick)",
   "  announced -> page set (look-up)",
+  "    announced -> page GET received",
+  "    icon GET received -> page set",
   "  announced -> row in list (ranking)",
   "  page set and row in list -> painted",
 };
@@ -324,6 +328,10 @@ measure (const Sample *sample,
       return at[STEP_ADDED] - at[STEP_SIGHTING];
     case MEASURE_LOOKUP:
       return at[STEP_PAGE_SET] - at[STEP_ADDED];
+    case MEASURE_LOOKUP_START:
+      return at[STEP_PAGE_REQUEST] - at[STEP_ADDED];
+    case MEASURE_LOOKUP_END:
+      return at[STEP_PAGE_SET] - at[STEP_ICON_REQUEST];
     case MEASURE_RANKING:
       return at[STEP_IN_MODEL] - at[STEP_ADDED];
     case MEASURE_PAINT:
