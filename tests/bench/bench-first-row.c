@@ -64,7 +64,6 @@ typedef struct {
   BluezMock          mock;
 
   /* The run under way */
-  guint              index;
   char              *address;
   char              *url;
   char              *title;
@@ -83,15 +82,17 @@ stamp (Step step)
 
 /* What the app shows */
 
+/* BENCH_FIRST_ROW_VERBOSE: every change of the object list, during a run. */
 static void
-on_objects_changed (GListModel *model,
-                    guint       position,
-                    guint       removed,
-                    guint       added,
-                    gpointer    user_data)
+print_list_change (GListModel *model,
+                   guint       position,
+                   guint       removed,
+                   guint       added,
+                   gpointer    user_data)
 {
-  g_print ("# list items-changed %u -%u +%u at %+.1f (object %p)\n", position, removed, added,
-           bench.url ? (g_get_monotonic_time () - bench.at[STEP_ADVERT]) / 1000.0 : 0.0, bench.object);
+  if (bench.url != NULL)
+    g_print ("# list changed at %u: -%u +%u, %+.1f ms into the run\n", position, removed, added,
+             (g_get_monotonic_time () - bench.at[STEP_ADVERT]) / 1000.0);
 }
 
 static gboolean
@@ -283,7 +284,6 @@ one_run (BenchServer *server,
   g_free (bench.address);
   g_free (bench.url);
   g_free (bench.title);
-  bench.index = index;
   bench.address = g_strdup_printf ("C0:FF:EE:01:%02X:%02X", index / 256, index % 256);
   /* An Eddystone-URL frame holds 17 bytes of address: "127.0.0.1:PORT/p/N" is too long. */
   bench.url = g_strdup_printf ("http://[::1]:%u/p/%u", bench_server_get_port (server), index);
@@ -441,7 +441,8 @@ bench_first_row (void)
                     G_CALLBACK (on_object_added), NULL);
   g_signal_connect (bench.shown, "items-changed", G_CALLBACK (on_shown_changed), NULL);
   if (g_getenv ("BENCH_FIRST_ROW_VERBOSE") != NULL)
-    g_signal_connect (nearby_application_get_objects (bench.app), "items-changed", G_CALLBACK (on_objects_changed), NULL);
+    g_signal_connect (nearby_application_get_objects (bench.app), "items-changed",
+                      G_CALLBACK (print_list_change), NULL);
   clock = gtk_widget_get_frame_clock (bench.window);
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
 
@@ -500,6 +501,25 @@ bench_first_row (void)
   for (guint i = 0; i < G_N_ELEMENTS (latencies); i++)
     bench_server_stop (servers[i], &(double) { 0 });
   bluez_mock_tear_down (&bench.mock);
+  g_clear_pointer (&bench.address, g_free);
+  g_clear_pointer (&bench.title, g_free);
+}
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) && child != NULL)
+        remove_tree (child);
+    }
+  g_file_delete (file, NULL, NULL);
 }
 
 /* As harness_run_tests_on_private_system_bus(), for the system and the session bus alike; but
@@ -534,6 +554,8 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *data_home = NULL;
+  g_autoptr(GFile) data_dir = NULL;
+  int status;
 
   if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
     {
@@ -556,6 +578,10 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/bench/first-row", bench_first_row);
+  status = run_on_private_bus ();
 
-  return run_on_private_bus ();
+  data_dir = g_file_new_for_path (data_home);
+  remove_tree (data_dir);
+
+  return status;
 }
