@@ -13,6 +13,7 @@ nearby_test_packages="
   xvfb xauth at-spi2-core python3-pyatspi
   clang libclang-rt-14-dev
   imagemagick
+  curl
   valgrind
   flatpak-builder
 "

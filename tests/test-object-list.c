@@ -732,6 +732,66 @@ static const char *shelf_urls[] = {
   "https://shelf.example/e",
 };
 
+/* Runs what is ready on the main context, without waiting for timers. */
+static void
+run_pending (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+on_object_added_count (NearbyObjectList *list,
+                       NearbyObject     *object,
+                       guint            *n_added)
+{
+  (*n_added)++;
+}
+
+static void
+test_newcomer_at_once (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  guint n_added = 0;
+
+  g_signal_connect (fixture->list, "object-added", G_CALLBACK (on_object_added_count), &n_added);
+  /* A tick a minute away: only the early tick for a newcomer can show anything sooner. */
+  nearby_object_list_set_tick_interval (fixture->list, 60000);
+
+  /* The first beacon in range is announced (its look-up starts) and shown at once. */
+  emit_url (fixture, "C0:FF:EE:00:0A:01", "https://first.example/", 2.0);
+  wait_for_n_items (fixture, 1);
+  g_assert_cmpuint (n_added, ==, 1);
+  g_assert_cmpstr (url_at (fixture, 0), ==, "https://first.example/");
+
+  /* More sightings of a known object change nothing before the tick. */
+  emit_url (fixture, "C0:FF:EE:00:0A:01", "https://first.example/", 2.0);
+  run_pending ();
+  g_assert_cmpuint (fixture->n_changes, ==, 1);
+
+  /* A second newcomer in the same tick interval waits for the tick: a crowd arriving together
+   * is still batched. */
+  fake_now += SECOND / 10;
+  emit_url (fixture, "C0:FF:EE:00:0A:02", "https://second.example/", 1.0);
+  emit_url (fixture, "C0:FF:EE:00:0A:03", "https://third.example/", 3.0);
+  run_pending ();
+  g_assert_cmpuint (n_items (fixture), ==, 1);
+  g_assert_cmpuint (n_added, ==, 1);
+
+  /* Once a tick interval has passed, the next newcomer brings every waiting one along, in one
+   * change, in their places. */
+  fake_now += 60 * SECOND;
+  emit_url (fixture, "C0:FF:EE:00:0A:01", "https://first.example/", 2.0);
+  emit_url (fixture, "C0:FF:EE:00:0A:02", "https://second.example/", 1.0);
+  emit_url (fixture, "C0:FF:EE:00:0A:03", "https://third.example/", 3.0);
+  emit_url (fixture, "C0:FF:EE:00:0A:04", "https://fourth.example/", 4.0);
+  wait_for_n_items (fixture, 4);
+  g_assert_cmpuint (n_added, ==, 4);
+  g_assert_cmpuint (fixture->n_changes, ==, 2);
+  g_assert_cmpstr (url_at (fixture, 0), ==, "https://second.example/");
+  g_assert_cmpstr (url_at (fixture, 3), ==, "https://fourth.example/");
+}
+
 static void
 test_no_reorder_on_jitter (Fixture       *fixture,
                            gconstpointer  data)
@@ -1122,6 +1182,7 @@ main (int   argc,
   ADD ("raw-bytes-per-kind", test_raw_bytes_per_kind);
   ADD ("stale-and-expiry", test_stale_and_expiry);
   ADD ("batching", test_batching);
+  ADD ("newcomer-at-once", test_newcomer_at_once);
   ADD ("no-reorder-on-jitter", test_no_reorder_on_jitter);
   ADD ("reorder-across-buckets", test_reorder_across_buckets);
   ADD ("frozen", test_frozen);

@@ -46,6 +46,8 @@ struct _NearbyObjectList
   gpointer              clock_data;
 
   guint                 tick_id;
+  guint                 prompt_tick_id;
+  gint64                last_prompt_tick_us;
   gint64                last_rank_us;
   gboolean              ranked_once;
   gboolean              rank_wanted;
@@ -93,6 +95,7 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void ensure_ticking (NearbyObjectList *self);
+static void schedule_prompt_tick (NearbyObjectList *self);
 
 static gint64
 now_us (NearbyObjectList *self)
@@ -198,6 +201,7 @@ ensure_object (NearbyObjectList *self,
   g_hash_table_insert (self->objects_by_key, (char *) nearby_object_get_key (object), object);
   g_ptr_array_add (self->objects, object);
   g_ptr_array_add (self->added, object);
+  schedule_prompt_tick (self);
   return object;
 }
 
@@ -517,6 +521,36 @@ ensure_ticking (NearbyObjectList *self)
 {
   if (self->tick_id == 0)
     self->tick_id = g_timeout_add (self->tick_interval_ms, on_tick, self);
+}
+
+static gboolean
+on_prompt_tick (gpointer user_data)
+{
+  NearbyObjectList *self = user_data;
+
+  self->prompt_tick_id = 0;
+  tick (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A beacon that just came into range is what the person is waiting for: its look-up starts,
+ * and its row appears, without waiting up to a whole tick. The tick still batches: this early
+ * one runs once the sightings already queued are taken (an idle), and at most once per tick
+ * interval, so a crowd of newcomers costs no more than one extra tick per interval. */
+static void
+schedule_prompt_tick (NearbyObjectList *self)
+{
+  gint64 now = now_us (self);
+
+  if (self->prompt_tick_id != 0)
+    return;
+  if (self->last_prompt_tick_us != 0 && now >= self->last_prompt_tick_us &&
+      now - self->last_prompt_tick_us < (gint64) self->tick_interval_ms * 1000)
+    return;
+
+  self->last_prompt_tick_us = now;
+  self->prompt_tick_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, on_prompt_tick, self, NULL);
 }
 
 void
@@ -845,6 +879,7 @@ nearby_object_list_dispose (GObject *object)
   NearbyObjectList *self = (NearbyObjectList *)object;
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->prompt_tick_id, g_source_remove);
 
   if (self->sources != NULL)
     {
