@@ -303,6 +303,38 @@ test_dropout (void)
   g_assert_cmpint (filter.last_time_us, ==, t);
 }
 
+/* The first adverts are averaged plainly: the first one, however far off, does not linger. */
+static void
+test_warm_up (void)
+{
+  NearbyRssiFilter filter;
+  NearbyDistanceConfig config;
+  gint64 step_us = G_USEC_PER_SEC / 5;
+
+  nearby_distance_config_init (&config);
+  nearby_rssi_filter_init (&filter, NULL);
+  g_assert_false (nearby_rssi_filter_is_settled (&filter));
+
+  /* A first advert 8 dB too strong, then the true -70 dBm. */
+  nearby_rssi_filter_update (&filter, 0, -62, TX_POWER);
+  nearby_rssi_filter_update (&filter, step_us, -70, TX_POWER);
+  g_assert_cmpfloat_with_epsilon (nearby_rssi_filter_get_rssi (&filter), -66.0, 0.01);
+  for (int i = 2; i < 8; i++)
+    nearby_rssi_filter_update (&filter, i * step_us, -70, TX_POWER);
+  /* The mean of the eight: one sample in eight is still off by 8 dB. */
+  g_assert_cmpfloat_with_epsilon (nearby_rssi_filter_get_rssi (&filter), -69.0, 0.01);
+  g_assert_false (nearby_rssi_filter_is_settled (&filter));
+
+  for (int i = 8; i < config.slow_min_samples; i++)
+    nearby_rssi_filter_update (&filter, i * step_us, -70, TX_POWER);
+  g_assert_true (nearby_rssi_filter_is_settled (&filter));
+
+  /* A silence past the reset gap starts over. */
+  nearby_rssi_filter_update (&filter, 60 * G_USEC_PER_SEC, -50, TX_POWER);
+  g_assert_false (nearby_rssi_filter_is_settled (&filter));
+  g_assert_cmpfloat_with_epsilon (nearby_rssi_filter_get_rssi (&filter), -50.0, 0.01);
+}
+
 static void
 test_unknown_inputs (void)
 {
@@ -355,6 +387,7 @@ main (int   argc,
   g_test_add_func ("/distance/filter/walk-up-lag", test_walk_up_lag);
   g_test_add_func ("/distance/filter/walk-away", test_walk_away);
   g_test_add_func ("/distance/filter/dropout", test_dropout);
+  g_test_add_func ("/distance/filter/warm-up", test_warm_up);
   g_test_add_func ("/distance/filter/unknown-inputs", test_unknown_inputs);
 
   return g_test_run ();

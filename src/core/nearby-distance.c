@@ -17,6 +17,9 @@
 
 #define RSSI_UNKNOWN 127
 
+/* Past this many samples the plain mean weighs less than any average used here. */
+#define MAX_COUNTED_SAMPLES 1000000
+
 static bool
 tx_power_is_known (int tx_power_0m)
 {
@@ -152,6 +155,7 @@ nearby_rssi_filter_reset (NearbyRssiFilter *filter)
   filter->slow_rssi = RSSI_UNKNOWN;
   filter->fast_rssi = RSSI_UNKNOWN;
   filter->last_time_us = 0;
+  filter->n_samples = 0;
   filter->rise_run = 0;
   filter->fall_run = 0;
   filter->tracking = 0;
@@ -197,6 +201,7 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
       filter->slow_rssi = rssi;
       filter->fast_rssi = rssi;
       filter->last_time_us = time_us;
+      filter->n_samples = 1;
       filter->rise_run = 0;
       filter->fall_run = 0;
       filter->tracking = 0;
@@ -218,6 +223,15 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
                                   dropout ? 1 : config->slow_min_samples);
   fast_weight = smoothing_factor (step_us, config->fast_tau_us,
                                   dropout ? 1 : config->fast_min_samples);
+  /* Until an average spans its minimum number of samples, it is the plain mean of the samples
+   * so far: an exponential average started from one sample would keep that sample's error for
+   * seconds, and a first advert is often a few dB off. */
+  if (filter->n_samples < MAX_COUNTED_SAMPLES)
+    filter->n_samples++;
+  if (1.0 / filter->n_samples > slow_weight)
+    slow_weight = 1.0 / filter->n_samples;
+  if (1.0 / filter->n_samples > fast_weight)
+    fast_weight = 1.0 / filter->n_samples;
   previous_fast = filter->fast_rssi;
   filter->slow_rssi += slow_weight * (rssi - filter->slow_rssi);
   filter->fast_rssi += fast_weight * (rssi - filter->fast_rssi);
@@ -267,6 +281,12 @@ bool
 nearby_rssi_filter_has_value (const NearbyRssiFilter *filter)
 {
   return filter->has_value;
+}
+
+bool
+nearby_rssi_filter_is_settled (const NearbyRssiFilter *filter)
+{
+  return filter->has_value && filter->n_samples >= filter->config.slow_min_samples;
 }
 
 double

@@ -83,6 +83,7 @@ typedef struct {
   double       slow_rssi;
   double       fast_rssi;
   int64_t      last_time_us;
+  int          n_samples;    /* since the last reset (counting stops at a large number) */
   int          rise_run;
   int          fall_run;
   int          tracking;     /* +1 or -1 while following a steady rise or fall */
@@ -104,6 +105,9 @@ bool         nearby_rssi_filter_update       (NearbyRssiFilter           *filter
                                               int                         tx_power_0m);
 
 bool         nearby_rssi_filter_has_value    (const NearbyRssiFilter     *filter);
+/* True once the slow average spans its minimum number of samples since the last reset: before,
+ * the smoothed value is the mean of a few samples, and any one of them may be several dB off. */
+bool         nearby_rssi_filter_is_settled   (const NearbyRssiFilter     *filter);
 /* The smoothed RSSI in dBm, or 127 ("unknown") before the first sample. */
 double       nearby_rssi_filter_get_rssi     (const NearbyRssiFilter     *filter);
 /* Metres from the smoothed RSSI, or a negative number when unknown. */

@@ -1098,8 +1098,12 @@ device_is_nearer (const NearbyObjectDevice *a,
   return nearby_rssi_filter_get_rssi (&a->filter) > nearby_rssi_filter_get_rssi (&b->filter);
 }
 
+/* @settled: the smoothed distance is an average of enough adverts to anchor the ranking. Before,
+ * the ranking follows it freely: an anchor taken from the first advert or two would be off by as
+ * much as the noise, and every later correction past RANK_DISTANCE_FACTOR would move the row. */
 static void
-update_rank_distance (NearbyObject *self)
+update_rank_distance (NearbyObject *self,
+                      gboolean      settled)
 {
   if (self->distance < 0)
     {
@@ -1112,6 +1116,7 @@ update_rank_distance (NearbyObject *self)
     }
 
   if (self->rank_distance < 0
+      || (!settled && self->distance != self->rank_distance)
       || self->distance > self->rank_distance * RANK_DISTANCE_FACTOR
       || self->distance < self->rank_distance / RANK_DISTANCE_FACTOR)
     {
@@ -1206,7 +1211,7 @@ nearby_object_refresh (NearbyObject *self,
           self->tx_power = tx_power;
           g_object_notify_by_pspec (object, properties[PROP_TX_POWER]);
         }
-      update_rank_distance (self);
+      update_rank_distance (self, nearby_rssi_filter_is_settled (&nearest->filter));
 
       if (self->samples_len > 0)
         last_sample_us = sample_at (self, self->samples_len - 1)->time_us;
