@@ -1,11 +1,17 @@
-/* test-window-pages.c: which page the window shows for each state (no display needed)
+/* test-window-pages.c: which page the window shows for each state, and that the icons its pages
+ * name are there (no display needed)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
 #include <glib.h>
+#include <string.h>
 
+#include "nearby-resources.h"
 #include "nearby-window.h"
+
+#define RESOURCE_BASE "/io/github/nearbyweb/Nearby"
+#define APP_ICON_PREFIX "io.github.nearbyweb.Nearby"
 
 static void
 test_first_run_comes_first (void)
@@ -33,6 +39,48 @@ test_states (void)
   g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 4, TRUE), ==, "off");
 }
 
+/* The app's own icons are not in any theme until installed: run from the build tree, a page that
+ * names one showed "image missing" unless the resource carries it (GtkApplication adds
+ * RESOURCE_BASE/icons to the icon theme). */
+static void
+test_own_icons_in_resource (void)
+{
+  GResource *resource = nearby_get_resource ();
+  g_auto(GStrv) files = g_resource_enumerate_children (resource, RESOURCE_BASE "/", 0, NULL);
+  guint n_checked = 0;
+
+  g_assert_nonnull (files);
+  for (guint i = 0; files[i] != NULL; i++)
+    {
+      g_autofree char *path = g_strconcat (RESOURCE_BASE "/", files[i], NULL);
+      g_autoptr(GBytes) ui = NULL;
+      const char *text;
+
+      if (!g_str_has_suffix (files[i], ".ui"))
+        continue;
+      ui = g_resource_lookup_data (resource, path, 0, NULL);
+      g_assert_nonnull (ui);
+      text = g_bytes_get_data (ui, NULL);
+
+      for (const char *at = strstr (text, ">" APP_ICON_PREFIX); at != NULL;
+           at = strstr (at + 1, ">" APP_ICON_PREFIX))
+        {
+          g_autofree char *name = g_strndup (at + 1, strcspn (at + 1, "<"));
+          g_autofree char *icon_path = g_strdup_printf (RESOURCE_BASE "/icons/scalable/apps/%s.svg",
+                                                        name);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GBytes) icon = g_resource_lookup_data (resource, icon_path, 0, &error);
+
+          g_assert_no_error (error);
+          g_assert_nonnull (strstr (g_bytes_get_data (icon, NULL), "<svg"));
+          n_checked++;
+        }
+    }
+
+  /* The first-run page shows the app's symbolic icon. */
+  g_assert_cmpuint (n_checked, >=, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -41,6 +89,7 @@ main (int   argc,
 
   g_test_add_func ("/window/pages/first-run", test_first_run_comes_first);
   g_test_add_func ("/window/pages/states", test_states);
+  g_test_add_func ("/window/own-icons-in-resource", test_own_icons_in_resource);
 
   return g_test_run ();
 }
