@@ -164,7 +164,8 @@ class ReplayInspectorTest(InspectorTestCase):
                             timeout=2, what='the Details item')
             self.click(item)
             return True
-        # The menu closes while the row is still being updated; a finished replay soon settles.
+        # Retried because AT-SPI can report the button before the row takes clicks; that an open
+        # menu stays open while its row updates is test_list's job.
         wait_for(attempt, timeout=30, what=f'Details from the menu of “{button_name}”')
         return wait_for(lambda: (self.inspectors() or [None])[0], what='the inspector window')
 
