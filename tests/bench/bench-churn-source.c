@@ -12,7 +12,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "bench-churn-source.h"
 
@@ -250,26 +249,7 @@ bench_churn_source_init (BenchChurnSource *self)
   self->state = NEARBY_SOURCE_STATE_STARTING;
 }
 
-/* Helpers shared by the list benchmarks */
-
-static gboolean
-on_deadline (gpointer user_data)
-{
-  gboolean *done = user_data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-void
-bench_run_main_loop_for (double seconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add ((guint) (seconds * 1000), on_deadline, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
+/* Counting reorders, for the list benchmarks */
 
 static void
 snapshot_order (BenchOrderWatch *watch)
@@ -356,40 +336,4 @@ bench_order_watch_clear (BenchOrderWatch *watch)
   g_clear_signal_handler (&watch->handler_id, watch->model);
   g_clear_pointer (&watch->order, g_ptr_array_unref);
   g_clear_object (&watch->model);
-}
-
-double
-bench_cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
-         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-int
-bench_compare_doubles (const void *a,
-                       const void *b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-double
-bench_percentile (GArray *values,
-                  double  percentile)
-{
-  guint index;
-
-  if (values->len == 0)
-    return 0.0;
-
-  g_array_sort (values, bench_compare_doubles);
-  index = (guint) MIN (values->len - 1, floor (percentile / 100.0 * values->len));
-
-  return g_array_index (values, double, index);
 }

@@ -25,9 +25,6 @@ void              bench_churn_source_set_noise      (BenchChurnSource *self,
                                                      double            noise_db);
 guint64           bench_churn_source_get_n_emitted  (BenchChurnSource *self);
 
-/* Runs the default main context for @seconds. */
-void              bench_run_main_loop_for           (double            seconds);
-
 /* Counts how often a ranked list model reorders its rows and how many rows each time. */
 typedef struct {
   GListModel *model;
@@ -45,12 +42,5 @@ void bench_order_watch_init  (BenchOrderWatch *watch,
                               guint            n_visible);
 void bench_order_watch_reset (BenchOrderWatch *watch);
 void bench_order_watch_clear (BenchOrderWatch *watch);
-
-double bench_cpu_seconds     (void);
-int    bench_compare_doubles (const void *a,
-                              const void *b);
-/* The @percentile (0..100) of @values, sorted in place. */
-double bench_percentile      (GArray          *values,
-                              double           percentile);
 
 G_END_DECLS

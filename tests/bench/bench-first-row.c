@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "bench-server.h"
+#include "bench-util.h"
 #include "bluez-mock-harness.h"
 #include "nearby-application.h"
 #include "nearby-object-list.h"
@@ -404,8 +405,7 @@ bench_first_row (void)
   guint keep_id;
   guint index = 1;
 
-  if (g_getenv ("BENCH_FIRST_ROW_RUNS") != NULL && atoi (g_getenv ("BENCH_FIRST_ROW_RUNS")) > 0)
-    n_runs = atoi (g_getenv ("BENCH_FIRST_ROW_RUNS"));
+  n_runs = bench_env_uint ("BENCH_FIRST_ROW_RUNS", n_runs);
   samples = g_new0 (Sample, n_runs);
 
   for (guint i = 0; i < G_N_ELEMENTS (latencies); i++)
@@ -505,23 +505,6 @@ bench_first_row (void)
   g_clear_pointer (&bench.title, g_free);
 }
 
-static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) && child != NULL)
-        remove_tree (child);
-    }
-  g_file_delete (file, NULL, NULL);
-}
-
 /* As harness_run_tests_on_private_system_bus(), for the system and the session bus alike; but
  * the app keeps its connections until the process ends, so the bus is stopped without waiting
  * for them (g_test_dbus_down() would, and so would unreferencing @bus). */
@@ -581,7 +564,7 @@ main (int   argc,
   status = run_on_private_bus ();
 
   data_dir = g_file_new_for_path (data_home);
-  remove_tree (data_dir);
+  bench_remove_tree (data_dir);
 
   return status;
 }

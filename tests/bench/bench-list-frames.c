@@ -26,6 +26,7 @@
 #include <adwaita.h>
 
 #include "bench-churn-source.h"
+#include "bench-util.h"
 #include "nearby-resources.h"
 #include "nearby-window.h"
 
@@ -81,15 +82,6 @@ typedef struct {
   double      change_max_ms;
   guint       n_changes;
 } Phase;
-
-static double
-env_double (const char *name,
-            double      fallback)
-{
-  const char *value = g_getenv (name);
-
-  return value != NULL && *value != '\0' ? g_ascii_strtod (value, NULL) : fallback;
-}
 
 static void
 on_before_paint (GdkFrameClock *clock,
@@ -223,10 +215,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  guint n_objects = (guint) env_double ("BENCH_LIST_OBJECTS", 2000);
-  double rate = env_double ("BENCH_LIST_RATE", 5);
-  double seconds = env_double ("BENCH_LIST_SECONDS", 20);
-  double noise = env_double ("BENCH_LIST_NOISE", 3);
+  guint n_objects = (guint) bench_env_double ("BENCH_LIST_OBJECTS", 2000);
+  double rate = bench_env_double ("BENCH_LIST_RATE", 5);
+  double seconds = bench_env_double ("BENCH_LIST_SECONDS", 20);
+  double noise = bench_env_double ("BENCH_LIST_NOISE", 3);
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(GtkCssProvider) css = NULL;
   g_autofree char *display = NULL;

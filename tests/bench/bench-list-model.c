@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include "bench-churn-source.h"
+#include "bench-util.h"
 
 #define WARM_UP_SECONDS 2.0
 #define N_VISIBLE_ROWS  10
@@ -32,15 +33,6 @@ typedef struct {
   double  cpu_per_second;
   double  sightings_per_second;
 } Load;
-
-static double
-env_double (const char *name,
-            double      fallback)
-{
-  const char *value = g_getenv (name);
-
-  return value != NULL && *value != '\0' ? g_ascii_strtod (value, NULL) : fallback;
-}
 
 static void
 on_floor_sighting (NearbySource         *source,
@@ -134,16 +126,16 @@ int
 main (int   argc,
       char *argv[])
 {
-  guint n_objects = (guint) env_double ("BENCH_LIST_OBJECTS", 2000);
-  double rate = env_double ("BENCH_LIST_RATE", 5);
-  double seconds = env_double ("BENCH_LIST_SECONDS", 20);
-  double noise = env_double ("BENCH_LIST_NOISE", 3);
+  guint n_objects = (guint) bench_env_double ("BENCH_LIST_OBJECTS", 2000);
+  double rate = bench_env_double ("BENCH_LIST_RATE", 5);
+  double seconds = bench_env_double ("BENCH_LIST_SECONDS", 20);
+  double noise = bench_env_double ("BENCH_LIST_NOISE", 3);
   g_autoptr(BenchChurnSource) floor_source = NULL;
   g_autoptr(BenchChurnSource) list_source = NULL;
   g_autoptr(GHashTable) last_rssi = NULL;
   g_autoptr(NearbyObjectList) list = NULL;
-  double late_start = env_double ("BENCH_LIST_LATE_START", 100);
-  gboolean calm_start = env_double ("BENCH_LIST_CALM_START", 0) != 0;
+  double late_start = bench_env_double ("BENCH_LIST_LATE_START", 100);
+  gboolean calm_start = bench_env_double ("BENCH_LIST_CALM_START", 0) != 0;
   BenchOrderWatch watch, early, late;
   RankLog rank_log = { 0 };
   Load floor_load, list_load;

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "bench-server.h"
+#include "bench-util.h"
 #include "nearby-resolver.h"
 
 #define N_HOSTS_SPREAD   250
@@ -290,15 +291,6 @@ resolve_child (const char *urls_path)
 
 /* The benchmark */
 
-static guint
-env_uint (const char *name,
-          guint       fallback)
-{
-  const char *value = g_getenv (name);
-
-  return value != NULL && atoi (value) > 0 ? (guint) atoi (value) : fallback;
-}
-
 static const char *self_path;
 
 static void
@@ -369,8 +361,8 @@ bench_scenario (BenchServer *server,
 static void
 bench_resolve (void)
 {
-  guint n_pages = env_uint ("BENCH_RESOLVE_PAGES", 1000);
-  guint latency_ms = env_uint ("BENCH_RESOLVE_LATENCY_MS", 20);
+  guint n_pages = bench_env_uint ("BENCH_RESOLVE_PAGES", 1000);
+  guint latency_ms = bench_env_uint ("BENCH_RESOLVE_LATENCY_MS", 20);
   BenchServer *server = bench_server_start (latency_ms, N_HOSTS_SPREAD);
   guint total_requests = 0;
   double server_cpu = 0;

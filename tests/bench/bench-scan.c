@@ -25,10 +25,9 @@
 
 #include <gio/gio.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
+#include "bench-util.h"
 #include "bluez-mock-harness.h"
 #include "nearby-object-list.h"
 #include "nearby-scanner.h"
@@ -60,26 +59,6 @@ typedef struct {
   gint64      lag_max_us;
   guint       urls_decoded;
 } Result;
-
-static guint
-env_uint (const char *name,
-          guint       fallback)
-{
-  const char *value = g_getenv (name);
-
-  return value != NULL && atoi (value) > 0 ? (guint) atoi (value) : fallback;
-}
-
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
-         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
 
 static GDBusMessage *
 stamp_arrival (GDBusConnection *connection,
@@ -232,7 +211,7 @@ flood (BluezMock     *mock,
                                                      on_flood_finished, &result->signals_sent,
                                                      NULL);
   lag_clock_start ();
-  cpu_before = cpu_seconds ();
+  cpu_before = bench_cpu_seconds ();
   started = g_get_monotonic_time ();
   ticks = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
                            g_variant_new ("(suu)", "hci0", rate, seconds * 1000), "(u)");
@@ -240,7 +219,7 @@ flood (BluezMock     *mock,
   finished = g_get_monotonic_time ();
   WAIT_UNTIL (*handled >= result->signals_sent);
   result->catch_up_seconds = (g_get_monotonic_time () - finished) / 1e6;
-  result->cpu_seconds = cpu_seconds () - cpu_before;
+  result->cpu_seconds = bench_cpu_seconds () - cpu_before;
   result->flood_seconds = (finished - started) / 1e6;
   result->signals_handled = *handled;
   lag_clock_stop (result);
@@ -433,9 +412,9 @@ print_result (const Result *result,
 static void
 bench_scan (void)
 {
-  guint n_devices = env_uint ("BENCH_SCAN_DEVICES", 300);
-  guint rate = env_uint ("BENCH_SCAN_RATE", 10);
-  guint seconds = env_uint ("BENCH_SCAN_SECONDS", 10);
+  guint n_devices = bench_env_uint ("BENCH_SCAN_DEVICES", 300);
+  guint rate = bench_env_uint ("BENCH_SCAN_RATE", 10);
+  guint seconds = bench_env_uint ("BENCH_SCAN_SECONDS", 10);
   Result floor_result = { .name = "floor: GDBus subscriber, counting" };
   Result nearby_result = { .name = "NearbyScanner + NearbyObjectList" };
   Result bleak_result = { .name = "peer: BleakScanner + URL decode" };

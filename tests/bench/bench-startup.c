@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "bench-churn-source.h"
+#include "bench-util.h"
 #include "nearby-history.h"
 
 #define FIRST_FRAME_TIMEOUT_S  60
@@ -196,24 +197,6 @@ run_once (Candidate *candidate,
 }
 
 static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) && child != NULL)
-        remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-static void
 write_settings (const char *config_home)
 {
   g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
@@ -230,10 +213,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  guint n_runs = g_getenv ("BENCH_STARTUP_RUNS") != NULL
-                 ? (guint) g_ascii_strtoull (g_getenv ("BENCH_STARTUP_RUNS"), NULL, 10) : 20;
-  guint n_visits = g_getenv ("BENCH_STARTUP_VISITS") != NULL
-                   ? (guint) g_ascii_strtoull (g_getenv ("BENCH_STARTUP_VISITS"), NULL, 10) : 5000;
+  guint n_runs = bench_env_uint ("BENCH_STARTUP_RUNS", 20);
+  guint n_visits = bench_env_uint ("BENCH_STARTUP_VISITS", 5000);
   const char *nearby = g_getenv ("NEARBY_BINARY");
   g_autofree char *tmp = NULL;
   g_autofree char *config_home = NULL;
@@ -333,7 +314,7 @@ main (int   argc,
     }
 
   tmp_dir = g_file_new_for_path (tmp);
-  remove_tree (tmp_dir);
+  bench_remove_tree (tmp_dir);
 
   return 0;
 }

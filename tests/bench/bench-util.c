@@ -1,0 +1,103 @@
+/* bench-util.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "bench-util.h"
+
+guint
+bench_env_uint (const char *name,
+                guint       fallback)
+{
+  const char *value = g_getenv (name);
+
+  return value != NULL && atoi (value) > 0 ? (guint) atoi (value) : fallback;
+}
+
+double
+bench_env_double (const char *name,
+                  double      fallback)
+{
+  const char *value = g_getenv (name);
+
+  return value != NULL && *value != '\0' ? g_ascii_strtod (value, NULL) : fallback;
+}
+
+double
+bench_cpu_seconds (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+int
+bench_compare_doubles (const void *a,
+                       const void *b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+double
+bench_percentile (GArray *values,
+                  double  percentile)
+{
+  guint index;
+
+  if (values->len == 0)
+    return 0.0;
+
+  g_array_sort (values, bench_compare_doubles);
+  index = (guint) MIN (values->len - 1, floor (percentile / 100.0 * values->len));
+
+  return g_array_index (values, double, index);
+}
+
+static gboolean
+on_deadline (gpointer user_data)
+{
+  gboolean *done = user_data;
+
+  *done = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+bench_run_main_loop_for (double seconds)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add ((guint) (seconds * 1000), on_deadline, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+bench_remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  if (children != NULL)
+    {
+      GFile *child;
+
+      while (g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) && child != NULL)
+        bench_remove_tree (child);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}

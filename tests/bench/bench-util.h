@@ -1,0 +1,34 @@
+/* bench-util.h: what every benchmark needs: its settings, its clocks and its statistics
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* The value of the environment variable @name, or @fallback when unset, empty or not positive. */
+guint  bench_env_uint          (const char *name,
+                                guint       fallback);
+/* The value of the environment variable @name, or @fallback when unset or empty. */
+double bench_env_double        (const char *name,
+                                double      fallback);
+
+/* CPU seconds of this process so far, all threads, user and system. */
+double bench_cpu_seconds       (void);
+
+int    bench_compare_doubles   (const void *a,
+                                const void *b);
+/* The @percentile (0..100) of @values, sorted in place. */
+double bench_percentile        (GArray     *values,
+                                double      percentile);
+
+/* Runs the default main context for @seconds. */
+void   bench_run_main_loop_for (double      seconds);
+
+/* Deletes @file and, for a folder, everything in it; errors are ignored. */
+void   bench_remove_tree       (GFile      *file);
+
+G_END_DECLS
