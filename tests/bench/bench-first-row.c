@@ -39,7 +39,6 @@
 #include "nearby-object-row.h"
 #include "nearby-window.h"
 
-#define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
 #define APP_ID    "io.github.nearbyweb.Nearby"
 
 typedef enum {
@@ -179,27 +178,6 @@ on_shown_changed (GListModel *model,
 
 /* The mock */
 
-static GVariant *
-beacon_props (const char *url,
-              int         rssi)
-{
-  guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
-  GVariantBuilder service_data;
-  GVariantBuilder props;
-  gsize len = 0;
-
-  g_assert_cmpint (nearby_frame_encode_eddystone_url (url, -20, frame, &len, NULL),
-                   ==, NEARBY_FRAME_OK);
-  g_variant_builder_init (&service_data, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&service_data, "{sv}", UUID_FEAA,
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, frame, len, 1));
-  g_variant_builder_init (&props, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&props, "{sv}", "RSSI", g_variant_new_int16 (rssi));
-  g_variant_builder_add (&props, "{sv}", "ServiceData", g_variant_builder_end (&service_data));
-
-  return g_variant_builder_end (&props);
-}
-
 static char *
 add_beacon (const char *address,
             const char *url,
@@ -209,7 +187,8 @@ add_beacon (const char *address,
   char *path = NULL;
 
   reply = bluez_mock_call (&bench.mock, "/", BLUEZ_MOCK_IFACE, "AddBeacon",
-                           g_variant_new ("(ss@a{sv})", "hci0", address, beacon_props (url, rssi)),
+                           g_variant_new ("(ss@a{sv})", "hci0", address,
+                                          bench_eddystone_url_properties (url, rssi)),
                            "(o)");
   g_variant_get (reply, "(o)", &path);
 

@@ -34,7 +34,6 @@
 
 #define DEVICE_IFACE    "org.bluez.Device1"
 #define DEVICE_PREFIX   "/org/bluez/hci0/dev_"
-#define UUID_FEAA       "0000feaa-0000-1000-8000-00805f9b34fb"
 
 /* Signals that arrived, in arrival order: written by the GDBus worker thread, read by the main
  * thread, which handles the signals in the same order. */
@@ -148,21 +147,8 @@ static GVariant *
 url_props (guint index)
 {
   g_autofree char *url = g_strdup_printf ("https://example.com/%u", index);
-  guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
-  GVariantBuilder service_data;
-  GVariantBuilder props;
-  gsize len = 0;
 
-  g_assert_cmpint (nearby_frame_encode_eddystone_url (url, -20, frame, &len, NULL),
-                   ==, NEARBY_FRAME_OK);
-  g_variant_builder_init (&service_data, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&service_data, "{sv}", UUID_FEAA,
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, frame, len, 1));
-  g_variant_builder_init (&props, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&props, "{sv}", "RSSI", g_variant_new_int16 (-90));
-  g_variant_builder_add (&props, "{sv}", "ServiceData", g_variant_builder_end (&service_data));
-
-  return g_variant_builder_end (&props);
+  return bench_eddystone_url_properties (url, -90);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "bench-util.h"
+#include "nearby-frame.h"
 
 guint
 bench_env_uint (const char *name,
@@ -100,4 +101,25 @@ bench_remove_tree (GFile *file)
     }
 
   g_file_delete (file, NULL, NULL);
+}
+
+GVariant *
+bench_eddystone_url_properties (const char *url,
+                                int         rssi)
+{
+  guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
+  GVariantBuilder service_data;
+  GVariantBuilder props;
+  gsize len = 0;
+
+  g_assert_cmpint (nearby_frame_encode_eddystone_url (url, -20, frame, &len, NULL),
+                   ==, NEARBY_FRAME_OK);
+  g_variant_builder_init (&service_data, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&service_data, "{sv}", "0000feaa-0000-1000-8000-00805f9b34fb",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, frame, len, 1));
+  g_variant_builder_init (&props, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&props, "{sv}", "RSSI", g_variant_new_int16 (rssi));
+  g_variant_builder_add (&props, "{sv}", "ServiceData", g_variant_builder_end (&service_data));
+
+  return g_variant_builder_end (&props);
 }

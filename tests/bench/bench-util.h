@@ -28,6 +28,11 @@ double bench_percentile        (GArray     *values,
 /* Runs the default main context for @seconds. */
 void   bench_run_main_loop_for (double      seconds);
 
+/* The Device1 properties of a beacon sending the Eddystone-URL frame of @url (calibrated power
+ * -20 dBm) at @rssi, as the mock bluetoothd's AddBeacon and UpdateDevice take them (a{sv}). */
+GVariant *bench_eddystone_url_properties (const char *url,
+                                          int         rssi);
+
 /* Deletes @file and, for a folder, everything in it; errors are ignored. */
 void   bench_remove_tree       (GFile      *file);
 
