@@ -26,6 +26,8 @@ struct _NearbyWindow
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
+  GtkButton            *automatic_lookup_button;
+  GtkButton            *ask_lookup_button;
   AdwStatusPage        *error_page;
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
@@ -493,6 +495,8 @@ nearby_window_class_init (NearbyWindowClass *klass)
                                                "/io/github/nearbyweb/Nearby/nearby-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, automatic_lookup_button);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, ask_lookup_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
@@ -512,6 +516,21 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "win.object-menu", NULL);
 }
 
+/* A phone is 360 pixels wide, narrower than some of these labels on one line (more so translated):
+ * they wrap rather than widen the window. The button keeps its label, and with it its
+ * accessible name and mnemonic. */
+static void
+let_label_wrap (GtkButton *button)
+{
+  GtkWidget *child = gtk_button_get_child (button);
+
+  if (GTK_IS_LABEL (child))
+    {
+      gtk_label_set_wrap (GTK_LABEL (child), TRUE);
+      gtk_label_set_justify (GTK_LABEL (child), GTK_JUSTIFY_CENTER);
+    }
+}
+
 static void
 nearby_window_init (NearbyWindow *self)
 {
@@ -520,6 +539,8 @@ nearby_window_init (NearbyWindow *self)
   self->settings = g_settings_new (APP_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  let_label_wrap (self->automatic_lookup_button);
+  let_label_wrap (self->ask_lookup_button);
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
 

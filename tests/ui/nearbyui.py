@@ -20,6 +20,7 @@ from gi.repository import Atspi  # noqa: E402
 import pyatspi  # noqa: E402
 
 TIMEOUT = 20.0
+NARROWEST = 360  # the window's width-request: as narrow as a phone
 
 
 class AppExited(AssertionError):
@@ -369,6 +370,18 @@ class NearbyTestCase(unittest.TestCase):
             except Exception:
                 continue
         return None
+
+    def window_extents(self):
+        """The main window's size, as the accessibility bus reports it."""
+        return self.window.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+
+    def assert_labels_inside_window(self):
+        window = self.window_extents()
+        for label in self.find_all(self.window, role=pyatspi.ROLE_LABEL):
+            extents = label.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+            self.assertLessEqual(extents.x + extents.width, window.width + 1,
+                                 f'“{label.name}” runs past the window')
+            self.assertGreaterEqual(extents.x, -1, f'“{label.name}” starts outside the window')
 
     def screenshot(self, name):
         """Saves what the user would see, for people to look at (not compared)."""

@@ -4,7 +4,7 @@ state of Bluetooth, each with what the person can do about it."""
 
 import pyatspi
 
-from nearbyui import NearbyTestCase, main, wait_for
+from nearbyui import NARROWEST, NearbyTestCase, main, wait_for
 
 CHOSEN = {'privacy-choice-made': 'true'}
 
@@ -29,6 +29,26 @@ class FirstRunTest(NearbyTestCase):
         self.click(item)
         self.wait_find(name='Look Up Pages', what='the look-up policy row')
         self.screenshot('preferences')
+
+
+class PhoneWidthTest(NearbyTestCase):
+    """A phone is 360 pixels wide: no label may make the window wider than that."""
+    settings = {'window-width': 300}
+
+    def test_first_run_and_list_fit_a_phone(self):
+        self.start_app('--demo')
+        self.wait_page('Looking Up Pages')
+        self.wait_find(name='Look Up Secure Pages Automatically', role=pyatspi.ROLE_PUSH_BUTTON)
+        self.assertLessEqual(self.window_extents().width, NARROWEST,
+                             'the first-run buttons widened the window')
+        self.assert_labels_inside_window()
+        self.click(self.wait_find(name='Ask Me Each Time', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_page('Nearby objects')
+        wait_for(lambda: 'Bluebird Café' in self.texts(), timeout=30, what='the demo café')
+        self.assertLessEqual(self.window_extents().width, NARROWEST,
+                             'a row widened the window')
+        self.assert_labels_inside_window()
+        self.screenshot('phone-list')
 
 
 class StatusPagesTest(NearbyTestCase):
