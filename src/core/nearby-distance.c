@@ -223,9 +223,9 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
                                   dropout ? 1 : config->slow_min_samples);
   fast_weight = smoothing_factor (step_us, config->fast_tau_us,
                                   dropout ? 1 : config->fast_min_samples);
-  /* Until an average spans its minimum number of samples, it is the plain mean of the samples
-   * so far: an exponential average started from one sample would keep that sample's error for
-   * seconds, and a first advert is often a few dB off. */
+  /* While an average has had fewer samples than its weight stands for, it is their plain mean:
+   * an exponential average started from one sample would keep that sample's error for seconds,
+   * and a first advert is often a few dB off. */
   if (filter->n_samples < MAX_COUNTED_SAMPLES)
     filter->n_samples++;
   if (1.0 / filter->n_samples > slow_weight)
