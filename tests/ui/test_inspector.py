@@ -54,7 +54,17 @@ class InspectorTestCase(NearbyTestCase):
                 continue
             if (focused.name or '').startswith('More about '):
                 return focused
-        raise AssertionError('Tab never reaches a row button')
+        raise AssertionError(f'Tab never reaches a row button; focus is on {self.describe_focus()}')
+
+    def describe_focus(self):
+        """Where the keyboard focus is in the whole app, for a failure message."""
+        for node in walk(self.app):
+            try:
+                if node.getState().contains(pyatspi.STATE_FOCUSED):
+                    return f'{node.getRoleName()} “{node.name}”'
+            except Exception:
+                continue
+        return 'nothing in the app'
 
     def open_details(self, wanted, row_name='More about '):
         """Ctrl+I on each row named @row_name until the inspector shows @wanted; returns it."""
