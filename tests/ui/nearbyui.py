@@ -269,16 +269,24 @@ class NearbyTestCase(unittest.TestCase):
         return self.app
 
     def find_app(self):
+        # By process, not only by name: the app of the previous test can still be listed on the
+        # accessibility bus for a moment after it exited, with its last page and no focus.
         desktop = pyatspi.Registry.getDesktop(0)
         for i in range(desktop.childCount):
             app = desktop.getChildAtIndex(i)
-            if app is not None and app.name == 'nearby':
+            if app is not None and app.name == 'nearby' and self.is_our_process(app):
                 if self.process.poll() is not None:
                     raise AppExited(f'nearby exited with {self.process.returncode}')
                 return app
         if self.process.poll() is not None:
             raise AppExited(f'nearby exited with {self.process.returncode}')
         return None
+
+    def is_our_process(self, app):
+        try:
+            return app.get_process_id() == self.process.pid
+        except Exception:
+            return False
 
     def find(self, root, name=None, role=None, showing=True, contains=None):
         for node in walk(root):
