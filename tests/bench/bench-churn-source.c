@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench-churn-source.h"
+#include "bench-util.h"
 
 #define TICK_MS        10
 #define N_NOISE        8192
@@ -57,25 +58,6 @@ bench_churn_source_iface_init (NearbySourceInterface *iface)
 {
 }
 
-static NearbySighting *
-make_sighting (guint index)
-{
-  g_autofree char *address = g_strdup_printf ("C0:FF:EE:%02X:%02X:%02X",
-                                              (index >> 16) & 0xff, (index >> 8) & 0xff,
-                                              index & 0xff);
-  g_autofree char *url = g_strdup_printf ("https://example.com/o/%u", index);
-  guint8 raw[NEARBY_ADV_MAX];
-  gsize raw_len = 0;
-  NearbyFrame frame;
-
-  if (nearby_frame_encode_eddystone_url (url, TX_POWER_0M, raw, &raw_len, NULL) != NEARBY_FRAME_OK
-      || nearby_frame_decode_service_data (NEARBY_UUID16_EDDYSTONE, raw, raw_len,
-                                           &frame) != NEARBY_FRAME_OK)
-    g_error ("Could not build the frame of %s", url);
-
-  return nearby_sighting_new (address, 0, NEARBY_RSSI_UNKNOWN, &frame, raw, raw_len);
-}
-
 BenchChurnSource *
 bench_churn_source_new (guint  n_beacons,
                         double rate_per_beacon,
@@ -94,7 +76,7 @@ bench_churn_source_new (guint  n_beacons,
       double fraction = n_beacons > 1 ? (double) i / (n_beacons - 1) : 0.0;
       double distance = NEAREST_M * pow (FARTHEST_M / NEAREST_M, fraction);
 
-      g_ptr_array_add (self->sightings, make_sighting (i));
+      g_ptr_array_add (self->sightings, bench_beacon_sighting (i, 0, NEARBY_RSSI_UNKNOWN));
       self->mean_rssi[i] = TX_POWER_0M - 41 - 20 * log10 (distance);
     }
 

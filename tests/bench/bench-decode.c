@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench-util.h"
 #include "nearby-frame.h"
 #include "nearby-object-list.h"
 #include "nearby-source.h"
@@ -192,26 +193,6 @@ heap_in_use (void)
   return info.uordblks + info.hblkhd;
 }
 
-static NearbySighting *
-make_beacon_sighting (guint  index,
-                      gint64 now)
-{
-  g_autofree char *address = g_strdup_printf ("C0:FF:EE:%02X:%02X:%02X",
-                                              (index >> 16) & 0xff, (index >> 8) & 0xff,
-                                              index & 0xff);
-  g_autofree char *url = g_strdup_printf ("https://example.com/o/%u", index);
-  guint8 raw[NEARBY_ADV_MAX];
-  gsize raw_len = 0;
-  NearbyFrame frame;
-
-  if (nearby_frame_encode_eddystone_url (url, -20, raw, &raw_len, NULL) != NEARBY_FRAME_OK
-      || nearby_frame_decode_service_data (NEARBY_UUID16_EDDYSTONE, raw, raw_len,
-                                           &frame) != NEARBY_FRAME_OK)
-    g_error ("Could not build the frame of %s", url);
-
-  return nearby_sighting_new (address, now, -60 - (int) (index % 30), &frame, raw, raw_len);
-}
-
 static gint64
 fake_clock (gpointer user_data)
 {
@@ -294,7 +275,7 @@ make_inputs (void)
   gint64 now = g_get_real_time ();
 
   for (guint i = 0; i < N_BEACONS; i++)
-    g_ptr_array_add (inputs, make_beacon_sighting (i, now));
+    g_ptr_array_add (inputs, bench_beacon_sighting (i, now, -60 - (int) (i % 30)));
 
   return inputs;
 }

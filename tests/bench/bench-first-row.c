@@ -322,16 +322,6 @@ measure (const Sample *sample,
     }
 }
 
-static int
-compare_gint64 (gconstpointer a,
-                gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a;
-  gint64 y = *(const gint64 *) b;
-
-  return (x > y) - (x < y);
-}
-
 static void
 print_series (const char   *situation,
               guint         latency_ms,
@@ -355,7 +345,7 @@ print_series (const char   *situation,
 
           g_array_append_val (values, value);
         }
-      g_array_sort (values, compare_gint64);
+      g_array_sort (values, bench_compare_gint64);
       g_print ("  %-42s p50 %7.1f ms   max %7.1f ms\n", measure_names[what],
                g_array_index (values, gint64, (n - 1) / 2) / 1000.0,
                g_array_index (values, gint64, n - 1) / 1000.0);

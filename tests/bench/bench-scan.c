@@ -113,16 +113,6 @@ lag_clock_handled (void)
   g_mutex_unlock (&lag_clock.lock);
 }
 
-static int
-compare_gint64 (gconstpointer a,
-                gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a;
-  gint64 y = *(const gint64 *) b;
-
-  return (x > y) - (x < y);
-}
-
 static void
 lag_clock_stop (Result *result)
 {
@@ -131,7 +121,7 @@ lag_clock_stop (Result *result)
     {
       GArray *lags = lag_clock.lag_us;
 
-      g_array_sort (lags, compare_gint64);
+      g_array_sort (lags, bench_compare_gint64);
       result->lag_p50_us = g_array_index (lags, gint64, lags->len / 2);
       result->lag_p99_us = g_array_index (lags, gint64, MIN (lags->len - 1, lags->len * 99 / 100));
       result->lag_max_us = g_array_index (lags, gint64, lags->len - 1);

@@ -10,7 +10,6 @@
 #include <sys/resource.h>
 
 #include "bench-util.h"
-#include "nearby-frame.h"
 
 guint
 bench_env_uint (const char *name,
@@ -49,6 +48,16 @@ bench_compare_doubles (const void *a,
   double y = *(const double *) b;
 
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+int
+bench_compare_gint64 (const void *a,
+                      const void *b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
 }
 
 double
@@ -122,4 +131,25 @@ bench_eddystone_url_properties (const char *url,
   g_variant_builder_add (&props, "{sv}", "ServiceData", g_variant_builder_end (&service_data));
 
   return g_variant_builder_end (&props);
+}
+
+NearbySighting *
+bench_beacon_sighting (guint  index,
+                       gint64 time_us,
+                       int    rssi)
+{
+  g_autofree char *address = g_strdup_printf ("C0:FF:EE:%02X:%02X:%02X",
+                                              (index >> 16) & 0xff, (index >> 8) & 0xff,
+                                              index & 0xff);
+  g_autofree char *url = g_strdup_printf ("https://example.com/o/%u", index);
+  guint8 raw[NEARBY_ADV_MAX];
+  gsize raw_len = 0;
+  NearbyFrame frame;
+
+  if (nearby_frame_encode_eddystone_url (url, -20, raw, &raw_len, NULL) != NEARBY_FRAME_OK
+      || nearby_frame_decode_service_data (NEARBY_UUID16_EDDYSTONE, raw, raw_len,
+                                           &frame) != NEARBY_FRAME_OK)
+    g_error ("Could not build the frame of %s", url);
+
+  return nearby_sighting_new (address, time_us, rssi, &frame, raw, raw_len);
 }

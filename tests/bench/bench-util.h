@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "nearby-source.h"
+
 G_BEGIN_DECLS
 
 /* The value of the environment variable @name, or @fallback when unset, empty or not positive. */
@@ -21,6 +23,8 @@ double bench_cpu_seconds       (void);
 
 int    bench_compare_doubles   (const void *a,
                                 const void *b);
+int    bench_compare_gint64    (const void *a,
+                                const void *b);
 /* The @percentile (0..100) of @values, sorted in place. */
 double bench_percentile        (GArray     *values,
                                 double      percentile);
@@ -32,6 +36,12 @@ void   bench_run_main_loop_for (double      seconds);
  * -20 dBm) at @rssi, as the mock bluetoothd's AddBeacon and UpdateDevice take them (a{sv}). */
 GVariant *bench_eddystone_url_properties (const char *url,
                                           int         rssi);
+
+/* Beacon number @index, as a source hands it over: address C0:FF:EE:xx:xx:xx from @index, the
+ * Eddystone-URL frame (and its bytes) of https://example.com/o/INDEX, calibrated at -20 dBm. */
+NearbySighting *bench_beacon_sighting (guint  index,
+                                       gint64 time_us,
+                                       int    rssi);
 
 /* Deletes @file and, for a folder, everything in it; errors are ignored. */
 void   bench_remove_tree       (GFile      *file);
