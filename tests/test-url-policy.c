@@ -166,6 +166,10 @@ test_display (void)
                   NEARBY_URL_DISPLAY_PUNYCODE);
   assert_display ("https://p\xd0\xb0ypal.com/", "https://xn--pypal-4ve.com/", "xn--pypal-4ve.com",
                   NEARBY_URL_DISPLAY_PUNYCODE);
+  /* Punycode that decodes to no character (found by fuzz-url-policy): shown as sent, never as
+   * bytes that are not text */
+  assert_display ("https://xn--6l0calhos.example/", "https://xn--6l0calhos.example/",
+                  "xn--6l0calhos.example", NEARBY_URL_DISPLAY_PUNYCODE);
   /* Real Cyrillic words stay Cyrillic */
   assert_display ("https://xn--d1acufc.xn--p1ai/", "https://домен.рф/", "домен.рф", 0);
   /* Bidi overrides and control characters cannot reorder the path */

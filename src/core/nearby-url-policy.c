@@ -369,6 +369,13 @@ display_host_for (const char            *host,
   unicode = g_hostname_to_unicode (ascii);
   if (unicode == NULL || !g_hostname_is_non_ascii (unicode))
     return g_ascii_strdown (ascii, -1);
+  /* Punycode can encode what is not a character (GLib decodes it to bytes that are not UTF-8):
+   * such a host is shown as it was sent. */
+  if (!g_utf8_validate (unicode, -1, NULL))
+    {
+      *flags |= NEARBY_URL_DISPLAY_PUNYCODE;
+      return g_ascii_strdown (ascii, -1);
+    }
 
   labels = g_strsplit (unicode, ".", -1);
   for (guint i = 0; labels[i] != NULL; i++)
