@@ -339,6 +339,23 @@ test_clean_text (void)
   g_assert_cmpstr (c, ==, "");
 }
 
+/* Links on a page: relative ones resolve against the page, only web addresses come out, and
+ * hostile references are refused quietly (this test runs with criticals fatal). */
+static void
+test_resolve_url (void)
+{
+  const char *base = "https://shop.example/a/b?c#d";
+  g_autofree char *relative = nearby_page_meta_resolve_url (base, "../icon.png");
+  g_autofree char *absolute = nearby_page_meta_resolve_url (base, " https://cdn.example/i.png\n");
+
+  g_assert_cmpstr (relative, ==, "https://shop.example/icon.png");
+  g_assert_cmpstr (absolute, ==, "https://cdn.example/i.png");
+  g_assert_null (nearby_page_meta_resolve_url (base, "javascript:alert(1)"));
+  g_assert_null (nearby_page_meta_resolve_url (base, "data:image/png;base64,AAAA"));
+  /* Found by fuzz-url-policy: GLib's relaxed parser failed its own assertion on this one. */
+  g_assert_null (nearby_page_meta_resolve_url (base, "t://;\xd0\xb0"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -354,6 +371,7 @@ main (int   argc,
   g_test_add_func ("/page-meta/manifest", test_manifest);
   g_test_add_func ("/page-meta/sniffing", test_sniffing);
   g_test_add_func ("/page-meta/clean-text", test_clean_text);
+  g_test_add_func ("/page-meta/resolve-url", test_resolve_url);
 
   return g_test_run ();
 }

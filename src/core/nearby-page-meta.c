@@ -390,6 +390,12 @@ nearby_page_meta_resolve_url (const char *base_url,
   if (*trimmed == '\0' || strlen (trimmed) > MAX_URL_LEN)
     return NULL;
 
+  /* An absolute reference is only worth resolving when it is a web address; other schemes are
+   * refused here, before GLib's relaxed parser (which trips its own assertions on some). */
+  scheme = g_uri_peek_scheme (trimmed);
+  if (scheme != NULL && strcmp (scheme, "http") != 0 && strcmp (scheme, "https") != 0)
+    return NULL;
+
   resolved = g_uri_resolve_relative (base_url, trimmed,
                                      G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
   if (resolved == NULL)
