@@ -371,6 +371,7 @@ nearby_page_meta_resolve_url (const char *base_url,
                               const char *ref)
 {
   g_autofree char *trimmed = NULL;
+  g_autofree char *ref_scheme = NULL;
   g_autofree char *resolved = NULL;
   g_autoptr(GUri) uri = NULL;
   const char *scheme;
@@ -391,9 +392,11 @@ nearby_page_meta_resolve_url (const char *base_url,
     return NULL;
 
   /* An absolute reference is only worth resolving when it is a web address; other schemes are
-   * refused here, before GLib's relaxed parser (which trips its own assertions on some). */
-  scheme = g_uri_peek_scheme (trimmed);
-  if (scheme != NULL && strcmp (scheme, "http") != 0 && strcmp (scheme, "https") != 0)
+   * refused here, before GLib's relaxed parser (which trips its own assertions on some). Not
+   * g_uri_peek_scheme(): it interns the scheme, and a hostile page can name endless ones. */
+  ref_scheme = g_uri_parse_scheme (trimmed);
+  if (ref_scheme != NULL && g_ascii_strcasecmp (ref_scheme, "http") != 0
+      && g_ascii_strcasecmp (ref_scheme, "https") != 0)
     return NULL;
 
   resolved = g_uri_resolve_relative (base_url, trimmed,
