@@ -354,6 +354,17 @@ test_resolve_url (void)
   g_assert_null (nearby_page_meta_resolve_url (base, "data:image/png;base64,AAAA"));
   /* Found by fuzz-url-policy: GLib's relaxed parser failed its own assertion on this one. */
   g_assert_null (nearby_page_meta_resolve_url (base, "t://;\xd0\xb0"));
+  /* Also found by fuzz-url-policy, on web schemes: GLib ends an authority at ';', and then asserts
+   * that the path it is left with starts with '/'. */
+  g_assert_null (nearby_page_meta_resolve_url (base, "http://.;.localhost"));
+  g_assert_null (nearby_page_meta_resolve_url (base, "https://a\\b;c"));
+  g_assert_null (nearby_page_meta_resolve_url (base, "//cdn.example;x/i.png"));
+  g_assert_null (nearby_page_meta_resolve_url ("https://shop.example;x/", "i.png"));
+  g_assert_null (nearby_page_meta_resolve_url (base, "http:/.//x"));
+  /* A ';' after the host is an ordinary path, query or fragment character. */
+  g_clear_pointer (&relative, g_free);
+  relative = nearby_page_meta_resolve_url (base, "//cdn.example/i;v=2.png?a;b#c;d");
+  g_assert_cmpstr (relative, ==, "https://cdn.example/i;v=2.png?a;b#c;d");
 }
 
 int

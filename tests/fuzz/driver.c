@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Optional, as in libFuzzer: only the targets that reach GLib define it. */
+int LLVMFuzzerInitialize (int *argc, char ***argv) __attribute__ ((weak));
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 static int
@@ -41,6 +43,8 @@ replay_file (const char *path)
       return 1;
     }
   fclose (file);
+  /* A target that aborts ends the run before its "not ok" line: name the input first. */
+  fprintf (stderr, "replaying %s\n", path);
   LLVMFuzzerTestOneInput (data, (size_t) size);
   free (data);
   return 0;
@@ -53,6 +57,8 @@ main (int   argc,
   int failures = 0;
   int count = 0;
 
+  if (LLVMFuzzerInitialize != NULL)
+    LLVMFuzzerInitialize (&argc, &argv);
   printf ("TAP version 13\n");
   for (int i = 1; i < argc; i++)
     {
