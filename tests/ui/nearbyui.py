@@ -18,6 +18,7 @@ import gi
 gi.require_version('Atspi', '2.0')
 from gi.repository import Atspi  # noqa: E402
 import pyatspi  # noqa: E402
+import xfocus  # noqa: E402
 
 TIMEOUT = 20.0
 NARROWEST = 360  # the window's width-request: as narrow as a phone
@@ -369,6 +370,18 @@ class NearbyTestCase(unittest.TestCase):
         x = extents.x + extents.width // 2
         y = extents.y + extents.height // 2
         pyatspi.Registry.generateMouseEvent(x, y, 'b1c')
+
+    def give_focus(self, window=None):
+        """Gives @window (the main window by default) the keyboard focus, as a window manager
+        would (see xfocus.py), and waits until GTK reports it active."""
+        window = window or self.window
+
+        def active():
+            if window.getState().contains(pyatspi.STATE_ACTIVE):
+                return True
+            xfocus.focus_toplevel(self.process.pid, window.name)
+            return False
+        wait_for(active, what=f'the window “{window.name}” to have the keyboard focus')
 
     def focused(self):
         for node in walk(self.window):
