@@ -354,6 +354,8 @@ class NearbyTestCase(unittest.TestCase):
                 return
         action.doAction(0)
 
+    KEYCODE_SHIFT_L = 50
+    KEYCODE_CONTROL_L = 37
     KEYSYMS = {'Return': 0xff0d, 'Escape': 0xff1b, 'Tab': 0xff09, 'Up': 0xff52, 'Down': 0xff54,
                'Left': 0xff51, 'Right': 0xff53, 'space': 0x20, 'F10': 0xffc7}
 
@@ -382,6 +384,51 @@ class NearbyTestCase(unittest.TestCase):
             xfocus.focus_toplevel(self.process.pid, window.name)
             return False
         wait_for(active, what=f'the window “{window.name}” to have the keyboard focus')
+
+    def focus_row_button(self, name):
+        """Moves the keyboard focus to the row button called @name with Tab and Shift+Tab, and
+        returns it. Tab into the list lands on the row that last had the focus, so the rows above
+        it are reached going back: the direction turns each time the focus leaves the list."""
+        backwards = False
+        in_list = False
+        for _ in range(60):
+            self.give_focus()
+            self.press_tab(backwards)
+            # A key pressed before the window has the keyboard focus is lost: press again.
+            try:
+                focused = wait_for(self.focused, timeout=3, what='focus after Tab')
+            except AssertionError:
+                continue
+            if focused.name == name:
+                return focused
+            on_row = (focused.name or '').startswith('More about ')
+            if in_list and not on_row:
+                backwards = not backwards
+            in_list = on_row
+        raise AssertionError(f'Tab never reaches “{name}”; focus is on {self.describe_focus()}')
+
+    def press_tab(self, backwards=False):
+        if backwards:
+            pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_SHIFT_L, None, pyatspi.KEY_PRESS)
+        pyatspi.Registry.generateKeyboardEvent(self.KEYSYMS['Tab'], None, pyatspi.KEY_SYM)
+        if backwards:
+            pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_SHIFT_L, None, pyatspi.KEY_RELEASE)
+
+    def press_control_i(self):
+        """Ctrl+I: in developer mode, the Details of the focused row's object."""
+        pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_CONTROL_L, None, pyatspi.KEY_PRESS)
+        pyatspi.Registry.generateKeyboardEvent(0x69, None, pyatspi.KEY_SYM)
+        pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_CONTROL_L, None, pyatspi.KEY_RELEASE)
+
+    def describe_focus(self):
+        """Where the keyboard focus is in the whole app, for a failure message."""
+        for node in walk(self.app):
+            try:
+                if node.getState().contains(pyatspi.STATE_FOCUSED):
+                    return f'{node.getRoleName()} “{node.name}”'
+            except Exception:
+                continue
+        return 'nothing in the app'
 
     def focused(self):
         for node in walk(self.window):

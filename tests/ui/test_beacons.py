@@ -3,10 +3,10 @@
 walking changes the order between distance buckets, but radio jitter never does."""
 
 import http.server
-import os
 import threading
 import time
 
+import pyatspi
 from nearbyui import NearbyTestCase, main, wait_for
 
 PAGES = {
@@ -89,6 +89,41 @@ class BeaconListTest(NearbyTestCase):
             time.sleep(0.2)
         wait_for(lambda: self.titles_in_order()[:1] == ['Ticket Kiosk'], timeout=15,
                  what=f'the kiosk first once near (have {self.titles_in_order()})')
+
+    def test_keyboard_focus_stays_with_its_object_when_the_list_resorts(self):
+        """A row keeps the keyboard focus when its object moves while the window is in the
+        background (here behind its Details): back in the window, the person is where they
+        were, not at the top of the window."""
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        kiosk = self.add_url_beacon('C0:FF:EE:00:00:01', self.base + '/k', -90)
+        meter = self.add_url_beacon('C0:FF:EE:00:00:02', self.base + '/m', -55)
+        self.add_url_beacon('C0:FF:EE:00:00:03', self.base + '/s', -72)
+        self.start_app()
+        expected = ['Parking Meter 7', 'Bus Stop Elm Road', 'Ticket Kiosk']
+        wait_for(lambda: self.titles_in_order() == expected, timeout=30,
+                 what=f'three rows, nearest first (have {self.titles_in_order()})')
+
+        self.focus_row_button('More about Ticket Kiosk')
+        self.press_control_i()
+        details = self.wait_find(self.app, name='Details', role=pyatspi.ROLE_FRAME,
+                                 what='the Details of the kiosk')
+        self.give_focus(details)
+
+        # Walking over to the kiosk while reading its details: the list re-sorts behind them.
+        for step in range(25):
+            self.set_rssi(kiosk, max(-90 + 4 * step, -50))
+            self.set_rssi(meter, min(-55 - step, -75))
+            time.sleep(0.2)
+        wait_for(lambda: self.titles_in_order()[:1] == ['Ticket Kiosk'], timeout=15,
+                 what=f'the kiosk first once near (have {self.titles_in_order()})')
+
+        self.press_keys('Escape')
+        wait_for(lambda: not self.find(self.app, name='Details', role=pyatspi.ROLE_FRAME),
+                 what='Escape to close the Details')
+        self.give_focus()
+        focused = wait_for(self.focused, what='the keyboard focus back in the window')
+        self.assertEqual(focused.name, 'More about Ticket Kiosk')
 
 
 if __name__ == '__main__':

@@ -12,10 +12,6 @@ import pyatspi
 from nearbyui import NearbyTestCase, main, wait_for, walk
 
 KEY_ESCAPE = 0xff1b
-KEY_TAB = 0xff09
-KEY_I = 0x69
-KEYCODE_CONTROL_L = 37
-KEYCODE_SHIFT_L = 50
 
 
 class InspectorTestCase(NearbyTestCase):
@@ -35,54 +31,6 @@ class InspectorTestCase(NearbyTestCase):
                 continue
         return texts
 
-    def focused_in_window(self):
-        for node in walk(self.window):
-            try:
-                if node.getState().contains(pyatspi.STATE_FOCUSED):
-                    return node
-            except Exception:
-                continue
-        return None
-
-    def focus_row_button(self, name):
-        """Moves the keyboard focus to the row button called @name with Tab and Shift+Tab, and
-        returns it. Tab into the list lands on the row that last had the focus, so the rows above
-        it are reached going back: the direction turns each time the focus leaves the list."""
-        backwards = False
-        in_list = False
-        for _ in range(60):
-            self.give_focus()
-            self.press_tab(backwards)
-            # A key pressed before the window has the keyboard focus is lost: press again.
-            try:
-                focused = wait_for(self.focused_in_window, timeout=3, what='focus after Tab')
-            except AssertionError:
-                continue
-            if focused.name == name:
-                return focused
-            on_row = (focused.name or '').startswith('More about ')
-            if in_list and not on_row:
-                backwards = not backwards
-            in_list = on_row
-        raise AssertionError(f'Tab never reaches “{name}”; focus is on {self.describe_focus()}')
-
-    def press_tab(self, backwards=False):
-        if backwards:
-            pyatspi.Registry.generateKeyboardEvent(KEYCODE_SHIFT_L, None, pyatspi.KEY_PRESS)
-        pyatspi.Registry.generateKeyboardEvent(KEY_TAB, None, pyatspi.KEY_SYM)
-        if backwards:
-            pyatspi.Registry.generateKeyboardEvent(KEYCODE_SHIFT_L, None, pyatspi.KEY_RELEASE)
-
-    def describe_focus(self):
-        """Where the keyboard focus is in the whole app, for a failure message."""
-        for node in walk(self.app):
-            try:
-                if node.getState().contains(pyatspi.STATE_FOCUSED):
-                    return f'{node.getRoleName()} “{node.name}”'
-            except Exception:
-                continue
-        return 'nothing in the app'
-
     def open_details(self, row_name):
         """Ctrl+I on the row button called @row_name: returns the inspector it opens."""
         self.wait_find(self.window, name=row_name, role=pyatspi.ROLE_PUSH_BUTTON,
@@ -101,11 +49,6 @@ class InspectorTestCase(NearbyTestCase):
                     return inspector
             return None
         return wait_for(filled_in, what='the inspector with its object')
-
-    def press_control_i(self):
-        pyatspi.Registry.generateKeyboardEvent(KEYCODE_CONTROL_L, None, pyatspi.KEY_PRESS)
-        pyatspi.Registry.generateKeyboardEvent(KEY_I, None, pyatspi.KEY_SYM)
-        pyatspi.Registry.generateKeyboardEvent(KEYCODE_CONTROL_L, None, pyatspi.KEY_RELEASE)
 
     def close_with_escape(self, inspector):
         """Escape closes the inspector (a newly presented window has the keyboard focus). It is
