@@ -584,6 +584,9 @@ nearby_inspector_update (NearbyInspector *self)
   double rssi = nearby_object_get_rssi (object);
   int tx_power = nearby_object_get_tx_power (object);
 
+  /* Named as its row names it. */
+  if ((title == NULL || *title == '\0') && url == NULL)
+    nearby_object_row_describe_identity (nearby_object_get_key (object), &title, NULL);
   if (title == NULL || *title == '\0')
     title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (object));
   gtk_label_set_label (self->title_label, title);

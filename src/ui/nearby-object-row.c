@@ -65,11 +65,11 @@ nearby_object_row_bucket_label (NearbyBucket bucket)
 
 /* Beacons without a web address (developer mode) are named by what they are and who they
  * are, from the object's key ("eddystone-uid:NS/INSTANCE", "ibeacon:UUID/MAJOR/MINOR",
- * "address:ADDRESS"). */
-static void
-describe_identity (const char  *key,
-                   const char **title,
-                   char       **identity)
+ * "address:ADDRESS"). @title and @identity are left alone for any other key. */
+void
+nearby_object_row_describe_identity (const char  *key,
+                                     const char **title,
+                                     char       **identity)
 {
   g_auto(GStrv) parts = NULL;
 
@@ -77,22 +77,25 @@ describe_identity (const char  *key,
     {
       parts = g_strsplit (key + strlen ("eddystone-uid:"), "/", 2);
       *title = _("Eddystone-UID beacon");
-      *identity = g_strdup_printf (_("Namespace %s, instance %s"), parts[0],
-                                   parts[1] != NULL ? parts[1] : "");
+      if (identity != NULL)
+        *identity = g_strdup_printf (_("Namespace %s, instance %s"), parts[0],
+                                     parts[1] != NULL ? parts[1] : "");
     }
   else if (g_str_has_prefix (key, "ibeacon:"))
     {
       parts = g_strsplit (key + strlen ("ibeacon:"), "/", 3);
       *title = _("iBeacon");
-      *identity = g_strdup_printf (_("UUID %s, major %s, minor %s"), parts[0],
-                                   parts[1] != NULL ? parts[1] : "",
-                                   parts[1] != NULL && parts[2] != NULL ? parts[2] : "");
+      if (identity != NULL)
+        *identity = g_strdup_printf (_("UUID %s, major %s, minor %s"), parts[0],
+                                     parts[1] != NULL ? parts[1] : "",
+                                     parts[1] != NULL && parts[2] != NULL ? parts[2] : "");
     }
   else if (g_str_has_prefix (key, "address:"))
     {
       *title = _("Beacon without an identity");
-      *identity = g_strdup_printf (_("Telemetry or ephemeral ID only, from %s"),
-                                   key + strlen ("address:"));
+      if (identity != NULL)
+        *identity = g_strdup_printf (_("Telemetry or ephemeral ID only, from %s"),
+                                     key + strlen ("address:"));
     }
 }
 
@@ -293,7 +296,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   host = url != NULL ? nearby_url_display_host (url, &flags) : NULL;
 
   if ((title == NULL || *title == '\0') && url == NULL)
-    describe_identity (nearby_object_get_key (self->object), &title, &identity);
+    nearby_object_row_describe_identity (nearby_object_get_key (self->object), &title, &identity);
   if (identity != NULL && description == NULL)
     description = identity;
   if (title == NULL || *title == '\0')

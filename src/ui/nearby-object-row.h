@@ -20,6 +20,10 @@ void          nearby_object_row_set_object (NearbyObjectRow *self,
 
 void          nearby_object_row_popup_menu (NearbyObjectRow *self);
 
+void          nearby_object_row_describe_identity (const char  *key,
+                                                   const char **title,
+                                                   char       **identity);
+
 /* The words a row uses for a distance bucket ("Right here", "Nearby", "Farther away"). */
 const char   *nearby_object_row_bucket_label (NearbyBucket bucket);
 

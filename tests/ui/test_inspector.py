@@ -120,6 +120,7 @@ class DemoInspectorTest(InspectorTestCase):
         inspector = self.open_details('More about Eddystone-UID beacon')
 
         texts = self.labels_in(inspector)
+        self.assertIn('Eddystone-UID beacon', texts, 'the heading names it as its row does')
         self.assertIn('No web address', texts)
         self.assertIn('Eddystone-UID', texts)
         self.assertIn('Not looked up: no web page to look up', texts)
