@@ -51,8 +51,8 @@ class InspectorTestCase(NearbyTestCase):
         return wait_for(filled_in, what='the inspector with its object')
 
     def close_with_escape(self, inspector):
-        """Escape closes the inspector (a newly presented window has the keyboard focus). It is
-        pressed again if the inspector is still open after 6 s: a toast on show takes the first."""
+        """Escape in the focused inspector closes it. It is pressed again, three times at most,
+        if the inspector is still open after 6 s: a toast on show takes an Escape of its own."""
         for _ in range(3):
             if not self.inspectors():
                 return
@@ -64,7 +64,6 @@ class InspectorTestCase(NearbyTestCase):
             except AssertionError:
                 continue
         raise AssertionError('Escape does not close the inspector')
-
 
 
 class DemoInspectorTest(InspectorTestCase):
