@@ -19,7 +19,8 @@ abort_on_warning (GLogLevelFlags   log_level,
                   gsize            n_fields,
                   gpointer         user_data)
 {
-  g_log_writer_standard_streams (log_level, fields, n_fields, user_data);
+  /* The default writer, so that debug messages stay quiet unless G_MESSAGES_DEBUG asks. */
+  g_log_writer_default (log_level, fields, n_fields, user_data);
   if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
     abort ();
   return G_LOG_WRITER_HANDLED;
