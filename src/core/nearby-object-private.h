@@ -1,0 +1,109 @@
+/* nearby-object-private.h: what the object and its devices share
+ *
+ * NearbyObject spans two files: nearby-object.c (the GObject: identity, page, history) and
+ * nearby-object-devices.c (the radios broadcasting it: sightings, smoothing, distance shown).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "nearby-object.h"
+
+G_BEGIN_DECLS
+
+/* Frame kinds are small consecutive numbers: one slot per kind, slot 0 unused. */
+#define N_FRAME_SLOTS (NEARBY_FRAME_KIND_IBEACON + 1)
+
+typedef struct
+{
+  NearbyFrame frame;
+  /* The bytes the frame was decoded from, for the inspector; raw_len 0 when the source had none. */
+  gsize       raw_len;
+  guint8      raw[NEARBY_ADV_MAX];
+} NearbyDeviceFrame;
+
+struct _NearbyObjectDevice
+{
+  char              *address;
+  gint64             first_seen_us;
+  gint64             last_seen_us;
+  NearbyRssiFilter   filter;
+  /* The last frame of each kind, allocated when the kind is first seen: a beacon sends one or
+   * two kinds of the six, and a slot is 300 bytes. */
+  NearbyDeviceFrame *frames[N_FRAME_SLOTS];
+};
+
+struct _NearbyObject
+{
+  GObject             parent_instance;
+
+  char               *key;
+  char               *url;
+  gboolean            browsable;
+  gboolean            invisible;
+
+  /* What is shown; recomputed by nearby_object_refresh(). */
+  double              distance;
+  double              rank_distance;
+  NearbyBucket        bucket;
+  double              rssi;
+  int                 tx_power;
+  gint64              first_seen_us;
+  gint64              last_seen_us;
+  gint64              notified_first_seen_us;
+  gint64              notified_last_seen_us;
+  gboolean            stale;
+  gboolean            rank_changed;
+
+  /* Devices in order for the inspector, and by address once there are DEVICES_INDEXED_FROM. */
+  GPtrArray          *devices;
+  GHashTable         *devices_by_address;
+
+  NearbyObjectSample *samples;
+  guint               samples_capacity;
+  guint               samples_start;
+  guint               samples_len;
+
+  char               *title;
+  char               *description;
+  GBytes             *icon_data;
+  char               *icon_type;
+  gboolean            favourite;
+  guint               visit_count;
+  gint64              last_visit_us;
+  double              history_score;
+
+  NearbyPage         *page;
+};
+
+typedef enum {
+  PROP_0,
+  PROP_KEY,
+  PROP_URL,
+  PROP_BROWSABLE,
+  PROP_INVISIBLE,
+  PROP_DISTANCE,
+  PROP_BUCKET,
+  PROP_RSSI,
+  PROP_TX_POWER,
+  PROP_FIRST_SEEN,
+  PROP_LAST_SEEN,
+  PROP_STALE,
+  PROP_TITLE,
+  PROP_DESCRIPTION,
+  PROP_ICON_DATA,
+  PROP_ICON_TYPE,
+  PROP_FAVOURITE,
+  PROP_VISIT_COUNT,
+  PROP_LAST_VISIT,
+  PROP_HISTORY_SCORE,
+  PROP_PAGE,
+  N_PROPS
+} NearbyObjectProperty;
+
+void _nearby_object_notify      (NearbyObject         *self,
+                                 NearbyObjectProperty  prop_id);
+void _nearby_object_device_free (NearbyObjectDevice   *device);
+
+G_END_DECLS
