@@ -1,4 +1,4 @@
-/* nearby-object-list.c
+/* nearby-object-list.c: the objects around, as a GListModel: settings, sources, merging
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "nearby-object-list.h"
+#include "nearby-object-list-private.h"
 
 /* Sightings arrive by the thousand per second in a crowded place (300 devices at 10 adverts a
  * second). They only update per-device state; what the list shows changes once per tick, and its
@@ -22,68 +22,10 @@
  * same time BlueZ keeps a silent device (TemporaryTimeout), which leaves time to finish reading a
  * row or reach for it before it goes. */
 
-struct _NearbyObjectList
-{
-  GObject               parent_instance;
-
-  GPtrArray            *sources;
-
-  /* Every object tracked, in the order first seen; the key table owns the references. */
-  GHashTable           *objects_by_key;
-  GPtrArray            *objects;
-  /* Which object each radio address currently feeds. */
-  GHashTable           *objects_by_address;
-
-  /* The model: the shown objects in shown order, and the same as a set. */
-  GPtrArray            *items;
-  GHashTable           *shown;
-
-  GPtrArray            *added;    /* created since the last tick, announced then */
-  GPtrArray            *forgotten_addresses;
-
-  NearbyDistanceConfig  distance_config;
-  NearbyClockFunc       clock;
-  gpointer              clock_data;
-
-  guint                 tick_id;
-  guint                 prompt_tick_id;
-  gint64                last_prompt_tick_us;
-  gint64                last_rank_us;
-  gboolean              ranked_once;
-  gboolean              rank_wanted;
-
-  guint                 stale_timeout_ms;
-  guint                 expiry_timeout_ms;
-  guint                 tick_interval_ms;
-  guint                 rank_interval_ms;
-  gboolean              frozen;
-  gboolean              show_non_browsable;
-  gboolean              show_invisible;
-
-  guint                 n_invalid;
-  guint                 notified_n_invalid;
-  guint64               n_sightings;
-};
-
 static void list_model_iface_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyObjectList, nearby_object_list, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
-
-enum {
-  PROP_0,
-  PROP_STALE_TIMEOUT,
-  PROP_EXPIRY_TIMEOUT,
-  PROP_TICK_INTERVAL,
-  PROP_RANK_INTERVAL,
-  PROP_FROZEN,
-  PROP_SHOW_NON_BROWSABLE,
-  PROP_SHOW_INVISIBLE,
-  PROP_PATH_LOSS_EXPONENT,
-  PROP_N_INVALID,
-  PROP_N_ITEMS,
-  N_PROPS
-};
 
 enum {
   OBJECT_ADDED,
@@ -94,11 +36,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void ensure_ticking (NearbyObjectList *self);
-static void schedule_prompt_tick (NearbyObjectList *self);
-
-static gint64
-now_us (NearbyObjectList *self)
+gint64
+_nearby_object_list_now (NearbyObjectList *self)
 {
   return self->clock != NULL ? self->clock (self->clock_data) : g_get_real_time ();
 }
@@ -116,78 +55,6 @@ key_strength (const char *key)
   return 3;
 }
 
-static gboolean
-object_is_wanted (NearbyObjectList *self,
-                  NearbyObject     *object)
-{
-  if (!self->show_non_browsable && !nearby_object_get_browsable (object))
-    return FALSE;
-  if (!self->show_invisible && nearby_object_get_invisible (object))
-    return FALSE;
-  return TRUE;
-}
-
-/* Still tracked (not expired, not replaced by another object with its key) and not filtered out. */
-static gboolean
-object_stays_shown (NearbyObjectList *self,
-                    NearbyObject     *object)
-{
-  return g_hash_table_lookup (self->objects_by_key, nearby_object_get_key (object)) == object
-         && object_is_wanted (self, object);
-}
-
-static int
-bucket_order (NearbyBucket bucket)
-{
-  /* Unknown distance goes last, after "Farther away". */
-  return bucket == NEARBY_BUCKET_UNKNOWN ? NEARBY_BUCKET_FAR + 1 : (int) bucket;
-}
-
-/* Favourites first, then nearer buckets, then what the person uses, then nearer, then the order
- * the objects were found in, so that equal objects never swap. */
-static int
-compare_objects (gconstpointer a,
-                 gconstpointer b)
-{
-  NearbyObject *object_a = *(NearbyObject * const *) a;
-  NearbyObject *object_b = *(NearbyObject * const *) b;
-  double score_a, score_b, distance_a, distance_b;
-  gint64 seen_a, seen_b;
-  int order;
-
-  order = (int) nearby_object_get_favourite (object_b) - (int) nearby_object_get_favourite (object_a);
-  if (order != 0)
-    return order;
-
-  order = bucket_order (nearby_object_get_bucket (object_a))
-          - bucket_order (nearby_object_get_bucket (object_b));
-  if (order != 0)
-    return order;
-
-  score_a = nearby_object_get_history_score (object_a);
-  score_b = nearby_object_get_history_score (object_b);
-  if (score_a != score_b)
-    return score_a > score_b ? -1 : 1;
-
-  distance_a = nearby_object_get_rank_distance (object_a);
-  distance_b = nearby_object_get_rank_distance (object_b);
-  if (distance_a != distance_b)
-    {
-      if (distance_a < 0)
-        return 1;
-      if (distance_b < 0)
-        return -1;
-      return distance_a < distance_b ? -1 : 1;
-    }
-
-  seen_a = nearby_object_get_first_seen (object_a);
-  seen_b = nearby_object_get_first_seen (object_b);
-  if (seen_a != seen_b)
-    return seen_a < seen_b ? -1 : 1;
-
-  return strcmp (nearby_object_get_key (object_a), nearby_object_get_key (object_b));
-}
-
 static NearbyObject *
 ensure_object (NearbyObjectList *self,
                const char       *key)
@@ -201,14 +68,14 @@ ensure_object (NearbyObjectList *self,
   g_hash_table_insert (self->objects_by_key, (char *) nearby_object_get_key (object), object);
   g_ptr_array_add (self->objects, object);
   g_ptr_array_add (self->added, object);
-  schedule_prompt_tick (self);
+  _nearby_object_list_schedule_prompt_tick (self);
   return object;
 }
 
 /* Drops @object from the tracked set; the tick takes it out of the model. */
-static void
-forget_object (NearbyObjectList *self,
-               NearbyObject     *object)
+void
+_nearby_object_list_forget_object (NearbyObjectList *self,
+                                   NearbyObject     *object)
 {
   guint n_devices = nearby_object_get_n_devices (object);
   gboolean announced;
@@ -253,7 +120,7 @@ nearby_object_list_add_sighting (NearbyObjectList     *self,
       || sighting->address == NULL || sighting->address[0] == '\0')
     {
       self->n_invalid++;
-      ensure_ticking (self);
+      _nearby_object_list_ensure_ticking (self);
       return;
     }
 
@@ -261,7 +128,7 @@ nearby_object_list_add_sighting (NearbyObjectList     *self,
 
   /* Unstamped, or stamped ahead of our clock (a source with a skewed clock): an object seen
    * "in the future" would never go stale. */
-  now = now_us (self);
+  now = _nearby_object_list_now (self);
   if (sighting->time_us <= 0 || sighting->time_us > now)
     {
       restamped = *sighting;
@@ -309,12 +176,12 @@ nearby_object_list_add_sighting (NearbyObjectList     *self,
            * object stays until it expires, as it was seen there. */
           if (nearby_object_get_n_devices (previous) == 0
               && key_strength (nearby_object_get_key (previous)) < 3)
-            forget_object (self, previous);
+            _nearby_object_list_forget_object (self, previous);
         }
     }
 
   nearby_object_add_sighting (object, sighting, &self->distance_config);
-  ensure_ticking (self);
+  _nearby_object_list_ensure_ticking (self);
 }
 
 static void
@@ -323,242 +190,6 @@ on_sighting (NearbyObjectList     *self,
              NearbySource         *source)
 {
   nearby_object_list_add_sighting (self, sighting);
-}
-
-static void
-emit_items_changed (NearbyObjectList *self,
-                    guint             position,
-                    guint             removed,
-                    guint             added)
-{
-  if (removed == 0 && added == 0)
-    return;
-
-  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
-  if (removed != added)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
-}
-
-/* Replaces the model's items with @new_items (which takes the references) in one change that
- * covers only the part that differs. */
-static void
-replace_items (NearbyObjectList *self,
-               GPtrArray        *new_items)
-{
-  GPtrArray *old_items = self->items;
-  guint prefix = 0;
-  guint suffix = 0;
-
-  while (prefix < old_items->len && prefix < new_items->len
-         && old_items->pdata[prefix] == new_items->pdata[prefix])
-    prefix++;
-  while (suffix < old_items->len - prefix && suffix < new_items->len - prefix
-         && old_items->pdata[old_items->len - 1 - suffix]
-            == new_items->pdata[new_items->len - 1 - suffix])
-    suffix++;
-
-  self->items = new_items;
-  emit_items_changed (self, prefix, old_items->len - prefix - suffix,
-                      new_items->len - prefix - suffix);
-  g_ptr_array_unref (old_items);
-}
-
-static void
-tick (NearbyObjectList *self)
-{
-  gint64 now = now_us (self);
-  gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
-  gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
-  g_autoptr(GPtrArray) added = NULL;
-  g_autoptr(GPtrArray) to_show = NULL;
-  gboolean rank_changed = self->rank_wanted;
-  gboolean rank_due;
-
-  g_object_freeze_notify (G_OBJECT (self));
-
-  added = g_steal_pointer (&self->added);
-  self->added = g_ptr_array_new ();
-  for (guint i = 0; i < added->len; i++)
-    {
-      g_signal_emit (self, signals[OBJECT_ADDED], 0, added->pdata[i]);
-      rank_changed = TRUE;
-    }
-
-  for (guint i = self->objects->len; i-- > 0;)
-    {
-      NearbyObject *object = g_ptr_array_index (self->objects, i);
-
-      if (now - nearby_object_get_last_seen (object) > expiry_us)
-        {
-          /* While the person points at the list, a row that left would move every row below
-           * it: it stays, faded as stale, until the pointer or focus goes. */
-          if (self->frozen && g_hash_table_contains (self->shown, object))
-            continue;
-          forget_object (self, object);
-          continue;
-        }
-
-      if (nearby_object_refresh (object, now, stale_us, expiry_us, self->forgotten_addresses))
-        rank_changed = TRUE;
-
-      for (guint j = 0; j < self->forgotten_addresses->len; j++)
-        {
-          const char *address = self->forgotten_addresses->pdata[j];
-
-          if (g_hash_table_lookup (self->objects_by_address, address) == object)
-            g_hash_table_remove (self->objects_by_address, address);
-        }
-      g_ptr_array_set_size (self->forgotten_addresses, 0);
-    }
-
-  /* Rows leave together: each run of neighbouring rows goes in one change. (While frozen, only
-   * rows the filters now hide leave; expired ones wait, above.) */
-  for (guint end = self->items->len; end > 0;)
-    {
-      NearbyObject *object = g_ptr_array_index (self->items, end - 1);
-      guint start;
-
-      if (object_stays_shown (self, object))
-        {
-          end--;
-          continue;
-        }
-
-      start = end - 1;
-      while (start > 0)
-        {
-          NearbyObject *before = g_ptr_array_index (self->items, start - 1);
-
-          if (object_stays_shown (self, before))
-            break;
-          start--;
-        }
-
-      for (guint i = start; i < end; i++)
-        g_hash_table_remove (self->shown, self->items->pdata[i]);
-      g_ptr_array_remove_range (self->items, start, end - start);
-      emit_items_changed (self, start, end - start, 0);
-      end = start;
-    }
-
-  to_show = g_ptr_array_new ();
-  for (guint i = 0; i < self->objects->len; i++)
-    {
-      NearbyObject *object = g_ptr_array_index (self->objects, i);
-
-      if (!g_hash_table_contains (self->shown, object) && object_is_wanted (self, object))
-        g_ptr_array_add (to_show, object);
-    }
-
-  rank_due = !self->ranked_once || now - self->last_rank_us >= (gint64) self->rank_interval_ms * 1000
-             || now < self->last_rank_us;
-
-  if ((rank_changed || to_show->len > 0) && !self->frozen && rank_due)
-    {
-      GPtrArray *new_items = g_ptr_array_new_full (self->items->len + to_show->len, g_object_unref);
-
-      for (guint i = 0; i < self->items->len; i++)
-        g_ptr_array_add (new_items, g_object_ref (self->items->pdata[i]));
-      for (guint i = 0; i < to_show->len; i++)
-        {
-          g_ptr_array_add (new_items, g_object_ref (to_show->pdata[i]));
-          g_hash_table_add (self->shown, to_show->pdata[i]);
-        }
-      g_ptr_array_sort (new_items, compare_objects);
-      replace_items (self, new_items);
-
-      self->last_rank_us = now;
-      self->ranked_once = TRUE;
-      self->rank_wanted = FALSE;
-    }
-  else
-    {
-      self->rank_wanted = self->rank_wanted || rank_changed;
-
-      /* While the person is pointing at the list, newcomers join at the end; otherwise they
-       * wait for the next ranking (within a second) and appear in their place. */
-      if (self->frozen && to_show->len > 0)
-        {
-          guint position = self->items->len;
-
-          g_ptr_array_sort (to_show, compare_objects);
-          for (guint i = 0; i < to_show->len; i++)
-            {
-              g_ptr_array_add (self->items, g_object_ref (to_show->pdata[i]));
-              g_hash_table_add (self->shown, to_show->pdata[i]);
-            }
-          emit_items_changed (self, position, 0, to_show->len);
-        }
-    }
-
-  if (self->notified_n_invalid != self->n_invalid)
-    {
-      self->notified_n_invalid = self->n_invalid;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_INVALID]);
-    }
-
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
-static gboolean
-on_tick (gpointer user_data)
-{
-  NearbyObjectList *self = user_data;
-
-  tick (self);
-
-  if (self->objects->len == 0 && self->items->len == 0)
-    {
-      self->tick_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-ensure_ticking (NearbyObjectList *self)
-{
-  if (self->tick_id == 0)
-    self->tick_id = g_timeout_add (self->tick_interval_ms, on_tick, self);
-}
-
-static gboolean
-on_prompt_tick (gpointer user_data)
-{
-  NearbyObjectList *self = user_data;
-
-  self->prompt_tick_id = 0;
-  tick (self);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* A beacon that just came into range is what the person is waiting for: its look-up starts,
- * and its row appears, without waiting up to a whole tick. The tick still batches: this early
- * one runs once the sightings already queued are taken (an idle), and at most once per tick
- * interval, so a crowd of newcomers costs no more than one extra tick per interval. */
-static void
-schedule_prompt_tick (NearbyObjectList *self)
-{
-  gint64 now = now_us (self);
-
-  if (self->prompt_tick_id != 0)
-    return;
-  if (self->last_prompt_tick_us != 0 && now >= self->last_prompt_tick_us &&
-      now - self->last_prompt_tick_us < (gint64) self->tick_interval_ms * 1000)
-    return;
-
-  self->last_prompt_tick_us = now;
-  self->prompt_tick_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, on_prompt_tick, self, NULL);
-}
-
-void
-nearby_object_list_flush (NearbyObjectList *self)
-{
-  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
-
-  tick (self);
 }
 
 static GType
@@ -666,7 +297,7 @@ restart_ticking (NearbyObjectList *self)
   if (self->tick_id != 0)
     {
       g_clear_handle_id (&self->tick_id, g_source_remove);
-      ensure_ticking (self);
+      _nearby_object_list_ensure_ticking (self);
     }
 }
 
@@ -676,7 +307,7 @@ apply_view_change (NearbyObjectList *self)
 {
   self->rank_wanted = TRUE;
   self->ranked_once = FALSE;
-  ensure_ticking (self);
+  _nearby_object_list_ensure_ticking (self);
 }
 
 guint
@@ -1082,4 +713,18 @@ nearby_object_list_init (NearbyObjectList *self)
   self->expiry_timeout_ms = NEARBY_OBJECT_LIST_EXPIRY_TIMEOUT_DEFAULT;
   self->tick_interval_ms = NEARBY_OBJECT_LIST_TICK_INTERVAL_DEFAULT;
   self->rank_interval_ms = NEARBY_OBJECT_LIST_RANK_INTERVAL_DEFAULT;
+}
+
+void
+_nearby_object_list_notify (NearbyObjectList         *self,
+                            NearbyObjectListProperty  prop_id)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+void
+_nearby_object_list_emit_object_added (NearbyObjectList *self,
+                                       NearbyObject     *object)
+{
+  g_signal_emit (self, signals[OBJECT_ADDED], 0, object);
 }

@@ -1,0 +1,323 @@
+/* nearby-object-list-tick.c: what the list shows, decided once per tick
+ *
+ * Expiry, the view filters, the ranking and the model's changes, batched so that a person can
+ * read the list while sightings pour in.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-object-list"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "nearby-object-list-private.h"
+
+static gboolean
+object_is_wanted (NearbyObjectList *self,
+                  NearbyObject     *object)
+{
+  if (!self->show_non_browsable && !nearby_object_get_browsable (object))
+    return FALSE;
+  if (!self->show_invisible && nearby_object_get_invisible (object))
+    return FALSE;
+  return TRUE;
+}
+
+/* Still tracked (not expired, not replaced by another object with its key) and not filtered out. */
+static gboolean
+object_stays_shown (NearbyObjectList *self,
+                    NearbyObject     *object)
+{
+  return g_hash_table_lookup (self->objects_by_key, nearby_object_get_key (object)) == object
+         && object_is_wanted (self, object);
+}
+
+static int
+bucket_order (NearbyBucket bucket)
+{
+  /* Unknown distance goes last, after "Farther away". */
+  return bucket == NEARBY_BUCKET_UNKNOWN ? NEARBY_BUCKET_FAR + 1 : (int) bucket;
+}
+
+/* Favourites first, then nearer buckets, then what the person uses, then nearer, then the order
+ * the objects were found in, so that equal objects never swap. */
+static int
+compare_objects (gconstpointer a,
+                 gconstpointer b)
+{
+  NearbyObject *object_a = *(NearbyObject * const *) a;
+  NearbyObject *object_b = *(NearbyObject * const *) b;
+  double score_a, score_b, distance_a, distance_b;
+  gint64 seen_a, seen_b;
+  int order;
+
+  order = (int) nearby_object_get_favourite (object_b) - (int) nearby_object_get_favourite (object_a);
+  if (order != 0)
+    return order;
+
+  order = bucket_order (nearby_object_get_bucket (object_a))
+          - bucket_order (nearby_object_get_bucket (object_b));
+  if (order != 0)
+    return order;
+
+  score_a = nearby_object_get_history_score (object_a);
+  score_b = nearby_object_get_history_score (object_b);
+  if (score_a != score_b)
+    return score_a > score_b ? -1 : 1;
+
+  distance_a = nearby_object_get_rank_distance (object_a);
+  distance_b = nearby_object_get_rank_distance (object_b);
+  if (distance_a != distance_b)
+    {
+      if (distance_a < 0)
+        return 1;
+      if (distance_b < 0)
+        return -1;
+      return distance_a < distance_b ? -1 : 1;
+    }
+
+  seen_a = nearby_object_get_first_seen (object_a);
+  seen_b = nearby_object_get_first_seen (object_b);
+  if (seen_a != seen_b)
+    return seen_a < seen_b ? -1 : 1;
+
+  return strcmp (nearby_object_get_key (object_a), nearby_object_get_key (object_b));
+}
+
+static void
+emit_items_changed (NearbyObjectList *self,
+                    guint             position,
+                    guint             removed,
+                    guint             added)
+{
+  if (removed == 0 && added == 0)
+    return;
+
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+  if (removed != added)
+    _nearby_object_list_notify (self, PROP_N_ITEMS);
+}
+
+/* Replaces the model's items with @new_items (which takes the references) in one change that
+ * covers only the part that differs. */
+static void
+replace_items (NearbyObjectList *self,
+               GPtrArray        *new_items)
+{
+  GPtrArray *old_items = self->items;
+  guint prefix = 0;
+  guint suffix = 0;
+
+  while (prefix < old_items->len && prefix < new_items->len
+         && old_items->pdata[prefix] == new_items->pdata[prefix])
+    prefix++;
+  while (suffix < old_items->len - prefix && suffix < new_items->len - prefix
+         && old_items->pdata[old_items->len - 1 - suffix]
+            == new_items->pdata[new_items->len - 1 - suffix])
+    suffix++;
+
+  self->items = new_items;
+  emit_items_changed (self, prefix, old_items->len - prefix - suffix,
+                      new_items->len - prefix - suffix);
+  g_ptr_array_unref (old_items);
+}
+
+void
+_nearby_object_list_tick (NearbyObjectList *self)
+{
+  gint64 now = _nearby_object_list_now (self);
+  gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
+  gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
+  g_autoptr(GPtrArray) added = NULL;
+  g_autoptr(GPtrArray) to_show = NULL;
+  gboolean rank_changed = self->rank_wanted;
+  gboolean rank_due;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  added = g_steal_pointer (&self->added);
+  self->added = g_ptr_array_new ();
+  for (guint i = 0; i < added->len; i++)
+    {
+      _nearby_object_list_emit_object_added (self, added->pdata[i]);
+      rank_changed = TRUE;
+    }
+
+  for (guint i = self->objects->len; i-- > 0;)
+    {
+      NearbyObject *object = g_ptr_array_index (self->objects, i);
+
+      if (now - nearby_object_get_last_seen (object) > expiry_us)
+        {
+          /* While the person points at the list, a row that left would move every row below
+           * it: it stays, faded as stale, until the pointer or focus goes. */
+          if (self->frozen && g_hash_table_contains (self->shown, object))
+            continue;
+          _nearby_object_list_forget_object (self, object);
+          continue;
+        }
+
+      if (nearby_object_refresh (object, now, stale_us, expiry_us, self->forgotten_addresses))
+        rank_changed = TRUE;
+
+      for (guint j = 0; j < self->forgotten_addresses->len; j++)
+        {
+          const char *address = self->forgotten_addresses->pdata[j];
+
+          if (g_hash_table_lookup (self->objects_by_address, address) == object)
+            g_hash_table_remove (self->objects_by_address, address);
+        }
+      g_ptr_array_set_size (self->forgotten_addresses, 0);
+    }
+
+  /* Rows leave together: each run of neighbouring rows goes in one change. (While frozen, only
+   * rows the filters now hide leave; expired ones wait, above.) */
+  for (guint end = self->items->len; end > 0;)
+    {
+      NearbyObject *object = g_ptr_array_index (self->items, end - 1);
+      guint start;
+
+      if (object_stays_shown (self, object))
+        {
+          end--;
+          continue;
+        }
+
+      start = end - 1;
+      while (start > 0)
+        {
+          NearbyObject *before = g_ptr_array_index (self->items, start - 1);
+
+          if (object_stays_shown (self, before))
+            break;
+          start--;
+        }
+
+      for (guint i = start; i < end; i++)
+        g_hash_table_remove (self->shown, self->items->pdata[i]);
+      g_ptr_array_remove_range (self->items, start, end - start);
+      emit_items_changed (self, start, end - start, 0);
+      end = start;
+    }
+
+  to_show = g_ptr_array_new ();
+  for (guint i = 0; i < self->objects->len; i++)
+    {
+      NearbyObject *object = g_ptr_array_index (self->objects, i);
+
+      if (!g_hash_table_contains (self->shown, object) && object_is_wanted (self, object))
+        g_ptr_array_add (to_show, object);
+    }
+
+  rank_due = !self->ranked_once || now - self->last_rank_us >= (gint64) self->rank_interval_ms * 1000
+             || now < self->last_rank_us;
+
+  if ((rank_changed || to_show->len > 0) && !self->frozen && rank_due)
+    {
+      GPtrArray *new_items = g_ptr_array_new_full (self->items->len + to_show->len, g_object_unref);
+
+      for (guint i = 0; i < self->items->len; i++)
+        g_ptr_array_add (new_items, g_object_ref (self->items->pdata[i]));
+      for (guint i = 0; i < to_show->len; i++)
+        {
+          g_ptr_array_add (new_items, g_object_ref (to_show->pdata[i]));
+          g_hash_table_add (self->shown, to_show->pdata[i]);
+        }
+      g_ptr_array_sort (new_items, compare_objects);
+      replace_items (self, new_items);
+
+      self->last_rank_us = now;
+      self->ranked_once = TRUE;
+      self->rank_wanted = FALSE;
+    }
+  else
+    {
+      self->rank_wanted = self->rank_wanted || rank_changed;
+
+      /* While the person is pointing at the list, newcomers join at the end; otherwise they
+       * wait for the next ranking (within a second) and appear in their place. */
+      if (self->frozen && to_show->len > 0)
+        {
+          guint position = self->items->len;
+
+          g_ptr_array_sort (to_show, compare_objects);
+          for (guint i = 0; i < to_show->len; i++)
+            {
+              g_ptr_array_add (self->items, g_object_ref (to_show->pdata[i]));
+              g_hash_table_add (self->shown, to_show->pdata[i]);
+            }
+          emit_items_changed (self, position, 0, to_show->len);
+        }
+    }
+
+  if (self->notified_n_invalid != self->n_invalid)
+    {
+      self->notified_n_invalid = self->n_invalid;
+      _nearby_object_list_notify (self, PROP_N_INVALID);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  NearbyObjectList *self = user_data;
+
+  _nearby_object_list_tick (self);
+
+  if (self->objects->len == 0 && self->items->len == 0)
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+void
+_nearby_object_list_ensure_ticking (NearbyObjectList *self)
+{
+  if (self->tick_id == 0)
+    self->tick_id = g_timeout_add (self->tick_interval_ms, on_tick, self);
+}
+
+static gboolean
+on_prompt_tick (gpointer user_data)
+{
+  NearbyObjectList *self = user_data;
+
+  self->prompt_tick_id = 0;
+  _nearby_object_list_tick (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A beacon that just came into range is what the person is waiting for: its look-up starts,
+ * and its row appears, without waiting up to a whole tick. The tick still batches: this early
+ * one runs once the sightings already queued are taken (an idle), and at most once per tick
+ * interval, so a crowd of newcomers costs no more than one extra tick per interval. */
+void
+_nearby_object_list_schedule_prompt_tick (NearbyObjectList *self)
+{
+  gint64 now = _nearby_object_list_now (self);
+
+  if (self->prompt_tick_id != 0)
+    return;
+  if (self->last_prompt_tick_us != 0 && now >= self->last_prompt_tick_us &&
+      now - self->last_prompt_tick_us < (gint64) self->tick_interval_ms * 1000)
+    return;
+
+  self->last_prompt_tick_us = now;
+  self->prompt_tick_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, on_prompt_tick, self, NULL);
+}
+
+void
+nearby_object_list_flush (NearbyObjectList *self)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  _nearby_object_list_tick (self);
+}
