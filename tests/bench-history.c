@@ -69,6 +69,8 @@ main (int   argc,
   g_autofree char *page_json = g_strnfill (2000, 'j');
   g_autoptr(GBytes) icon = g_bytes_new_take (g_malloc0 (8000), 8000);
   gint64 tomorrow = g_get_real_time () + G_TIME_SPAN_DAY;
+  g_autoptr(NearbyCacheEntry) entry = nearby_cache_entry_new (page_json, icon, "image/png",
+                                                              tomorrow);
   NearbyHistory *history;
   GStatBuf buf;
   gint64 start;
@@ -94,8 +96,7 @@ main (int   argc,
       g_autofree char *url = g_strdup_printf ("https://site%u.example/page/%u", i, i);
 
       pending++;
-      nearby_history_cache_store_async (history, url, page_json, icon, "image/png", tomorrow,
-                                        NULL, on_done, NULL);
+      nearby_history_cache_store_async (history, url, entry, NULL, on_done, NULL);
     }
   wait_for_pending ();
   report ("store 1000 pages with icons (10 KB)", start, N_CACHE_ENTRIES);
@@ -107,8 +108,7 @@ main (int   argc,
       g_autofree char *url = g_strdup_printf ("https://more%u.example/", i);
 
       pending++;
-      nearby_history_cache_store_async (history, url, page_json, icon, "image/png", tomorrow,
-                                        NULL, on_done, NULL);
+      nearby_history_cache_store_async (history, url, entry, NULL, on_done, NULL);
     }
   wait_for_pending ();
   report ("store 100 more, each pruning to a cap", start, N_CACHE_ENTRIES / 10);

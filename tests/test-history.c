@@ -185,12 +185,13 @@ cache_store (NearbyHistory *history,
              const char    *icon_type,
              gint64         expires_at_us)
 {
+  g_autoptr(NearbyCacheEntry) entry = nearby_cache_entry_new (page_json, icon, icon_type,
+                                                              expires_at_us);
   g_autoptr(GError) error = NULL;
   Waiter waiter = { 0 };
   g_autoptr(GAsyncResult) result = NULL;
 
-  nearby_history_cache_store_async (history, url, page_json, icon, icon_type, expires_at_us,
-                                    NULL, on_result, &waiter);
+  nearby_history_cache_store_async (history, url, entry, NULL, on_result, &waiter);
   result = wait_result (&waiter);
   g_assert_true (nearby_history_cache_store_finish (history, result, &error));
   g_assert_no_error (error);
@@ -709,12 +710,14 @@ test_cache (void)
 
   /* Nothing unusable gets in, and what was there stays. */
   {
+    g_autoptr(NearbyCacheEntry) broken = nearby_cache_entry_new ("{\"t\":\"\xc3\"}", NULL, NULL,
+                                                                 tomorrow);
     g_autoptr(GError) error = NULL;
     Waiter waiter = { 0 };
     g_autoptr(GAsyncResult) result = NULL;
 
-    nearby_history_cache_store_async (history, "https://page.example/", "{\"t\":\"\xc3\"}",
-                                      NULL, NULL, tomorrow, NULL, on_result, &waiter);
+    nearby_history_cache_store_async (history, "https://page.example/", broken, NULL, on_result,
+                                      &waiter);
     result = wait_result (&waiter);
     g_assert_false (nearby_history_cache_store_finish (history, result, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);

@@ -215,6 +215,7 @@ test_never_shows_only_the_cache (Fixture       *fixture,
                                  gconstpointer  data)
 {
   g_autoptr(NearbyPage) cached = nearby_page_new (fixture->url);
+  g_autoptr(NearbyCacheEntry) entry = NULL;
   g_autofree char *json = NULL;
   NearbyObject *object;
   gboolean stored = FALSE;
@@ -225,8 +226,8 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   cached->fetched_at_us = g_get_real_time ();
   cached->expires_at_us = g_get_real_time () + (gint64) G_USEC_PER_SEC * 3600;
   json = nearby_page_to_json (cached, FALSE);
-  nearby_page_cache_store_async (fixture->cache, fixture->url, json, NULL, NULL,
-                                 cached->expires_at_us, NULL, on_stored, &stored);
+  entry = nearby_cache_entry_new (json, NULL, NULL, cached->expires_at_us);
+  nearby_page_cache_store_async (fixture->cache, fixture->url, entry, NULL, on_stored, &stored);
   while (!stored)
     g_main_context_iteration (NULL, TRUE);
 

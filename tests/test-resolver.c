@@ -997,15 +997,12 @@ G_DEFINE_TYPE_WITH_CODE (BrokenCache, broken_cache, G_TYPE_OBJECT,
 static guint broken_cache_stores;
 
 static void
-broken_store_async (NearbyPageCache     *cache,
-                    const char          *url,
-                    const char          *page_json,
-                    GBytes              *icon,
-                    const char          *icon_type,
-                    gint64               expires_at_us,
-                    GCancellable        *cancellable,
-                    GAsyncReadyCallback  callback,
-                    gpointer             user_data)
+broken_store_async (NearbyPageCache        *cache,
+                    const char             *url,
+                    const NearbyCacheEntry *entry,
+                    GCancellable           *cancellable,
+                    GAsyncReadyCallback     callback,
+                    gpointer                user_data)
 {
   g_autoptr(GTask) task = g_task_new (cache, cancellable, callback, user_data);
 
@@ -1033,16 +1030,12 @@ broken_lookup_async (NearbyPageCache     *cache,
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "Database is corrupt");
 }
 
-static gboolean
+static NearbyCacheEntry *
 broken_lookup_finish (NearbyPageCache  *cache,
                       GAsyncResult     *result,
-                      char            **page_json,
-                      GBytes          **icon,
-                      char            **icon_type,
-                      gint64           *expires_at_us,
                       GError          **error)
 {
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
@@ -1085,6 +1078,8 @@ test_cache_failures (void)
   g_autoptr(NearbyPage) fresh = NULL;
   g_autoptr(NearbyPage) unreadable = NULL;
   g_autofree char *url = url_for ("/cached");
+  g_autoptr(NearbyCacheEntry) stale = NULL;
+  g_autoptr(NearbyCacheEntry) garbled = NULL;
   gboolean stored = FALSE;
   guint before;
 
@@ -1096,8 +1091,9 @@ test_cache_failures (void)
 
   /* An expired entry is not used */
   nearby_resolver_set_cache (resolver, memory);
-  nearby_page_cache_store_async (memory, url, "{\"url\": \"x\", \"title\": \"Stale\"}", NULL, NULL,
-                                 g_get_real_time () - 1, NULL, on_stored, &stored);
+  stale = nearby_cache_entry_new ("{\"url\": \"x\", \"title\": \"Stale\"}", NULL, NULL,
+                                  g_get_real_time () - 1);
+  nearby_page_cache_store_async (memory, url, stale, NULL, on_stored, &stored);
   wait_for_flag (&stored);
   before = hits ("/cached");
   fresh = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
@@ -1107,8 +1103,9 @@ test_cache_failures (void)
 
   /* Nor is one that cannot be read */
   stored = FALSE;
-  nearby_page_cache_store_async (memory, url, "{not json", NULL, NULL,
-                                 g_get_real_time () + G_USEC_PER_SEC * 600, NULL, on_stored, &stored);
+  garbled = nearby_cache_entry_new ("{not json", NULL, NULL,
+                                    g_get_real_time () + G_USEC_PER_SEC * 600);
+  nearby_page_cache_store_async (memory, url, garbled, NULL, on_stored, &stored);
   wait_for_flag (&stored);
   unreadable = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
   g_assert_cmpstr (unreadable->title, ==, "Café & Bar");

@@ -17,7 +17,6 @@
 #include <sqlite3.h>
 
 #include "nearby-history.h"
-#include "nearby-page-cache.h"
 
 /* SQLite runs on one worker thread that owns the connection and takes jobs from a queue in
  * order. A job's results travel back to the caller's main context, where the in-memory
@@ -49,11 +48,9 @@ struct _HistoryJob
 
   char              *key;     /* a URL, or a host */
   char              *text;
-  char              *icon_type;
-  GBytes            *icon;
+  NearbyCacheEntry  *entry;
   gint64             time_us;
   gint64             limit;
-  gint64             expires_at_us;
   gint64             cache_limit;
   NearbyHistoryData  what;
 
@@ -206,38 +203,6 @@ nearby_visit_free (NearbyVisit *visit)
   g_free (visit->url);
   g_free (visit->host);
   g_free (visit);
-}
-
-G_DEFINE_BOXED_TYPE (NearbyCacheEntry, nearby_cache_entry,
-                     nearby_cache_entry_copy, nearby_cache_entry_free)
-
-NearbyCacheEntry *
-nearby_cache_entry_copy (const NearbyCacheEntry *entry)
-{
-  NearbyCacheEntry *copy;
-
-  g_return_val_if_fail (entry != NULL, NULL);
-
-  copy = g_new0 (NearbyCacheEntry, 1);
-  copy->page_json = g_strdup (entry->page_json);
-  copy->icon = entry->icon != NULL ? g_bytes_ref (entry->icon) : NULL;
-  copy->icon_type = g_strdup (entry->icon_type);
-  copy->expires_at_us = entry->expires_at_us;
-  copy->fetched_at_us = entry->fetched_at_us;
-
-  return copy;
-}
-
-void
-nearby_cache_entry_free (NearbyCacheEntry *entry)
-{
-  if (entry == NULL)
-    return;
-
-  g_free (entry->page_json);
-  g_clear_pointer (&entry->icon, g_bytes_unref);
-  g_free (entry->icon_type);
-  g_free (entry);
 }
 
 GType
@@ -904,8 +869,7 @@ history_job_free (HistoryJob *job)
   g_clear_object (&job->task);
   g_free (job->key);
   g_free (job->text);
-  g_free (job->icon_type);
-  g_clear_pointer (&job->icon, g_bytes_unref);
+  g_clear_pointer (&job->entry, nearby_cache_entry_free);
   if (job->result != NULL && job->result_destroy != NULL)
     job->result_destroy (job->result);
   g_clear_error (&job->error);
@@ -1677,8 +1641,9 @@ history_cache_store_run (HistoryWorker  *worker,
                          GError        **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  gsize icon_size = job->icon != NULL ? g_bytes_get_size (job->icon) : 0;
-  gsize json_size = job->text != NULL ? strlen (job->text) : 0;
+  NearbyCacheEntry *entry = job->entry;
+  gsize icon_size = entry->icon != NULL ? g_bytes_get_size (entry->icon) : 0;
+  gsize json_size = entry->page_json != NULL ? strlen (entry->page_json) : 0;
 
   if (!history_begin (worker->db, error))
     return NULL;
@@ -1696,14 +1661,14 @@ history_cache_store_run (HistoryWorker  *worker,
     return GINT_TO_POINTER (history_rollback (worker->db));
 
   sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
-  if (job->text != NULL)
-    sqlite3_bind_text (stmt, 2, job->text, -1, SQLITE_STATIC);
-  if (job->icon != NULL)
-    sqlite3_bind_blob64 (stmt, 3, g_bytes_get_data (job->icon, NULL), icon_size, SQLITE_STATIC);
-  if (job->icon_type != NULL)
-    sqlite3_bind_text (stmt, 4, job->icon_type, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 5, job->time_us);
-  sqlite3_bind_int64 (stmt, 6, job->expires_at_us);
+  if (entry->page_json != NULL)
+    sqlite3_bind_text (stmt, 2, entry->page_json, -1, SQLITE_STATIC);
+  if (entry->icon != NULL)
+    sqlite3_bind_blob64 (stmt, 3, g_bytes_get_data (entry->icon, NULL), icon_size, SQLITE_STATIC);
+  if (entry->icon_type != NULL)
+    sqlite3_bind_text (stmt, 4, entry->icon_type, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 5, entry->fetched_at_us);
+  sqlite3_bind_int64 (stmt, 6, entry->expires_at_us);
   sqlite3_bind_int64 (stmt, 7, (gint64) (icon_size + json_size));
 
   if (!history_step_done (stmt, error) ||
@@ -1716,24 +1681,22 @@ history_cache_store_run (HistoryWorker  *worker,
 }
 
 void
-nearby_history_cache_store_async (NearbyHistory       *self,
-                                  const char          *url,
-                                  const char          *page_json,
-                                  GBytes              *icon,
-                                  const char          *icon_type,
-                                  gint64               expires_at_us,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
+nearby_history_cache_store_async (NearbyHistory          *self,
+                                  const char             *url,
+                                  const NearbyCacheEntry *entry,
+                                  GCancellable           *cancellable,
+                                  GAsyncReadyCallback     callback,
+                                  gpointer                user_data)
 {
   HistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (url != NULL);
+  g_return_if_fail (entry != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   if (!history_key_is_acceptable (url) ||
-      (page_json != NULL && !g_utf8_validate (page_json, -1, NULL)))
+      (entry->page_json != NULL && !g_utf8_validate (entry->page_json, -1, NULL)))
     {
       g_task_report_new_error (self, callback, user_data, nearby_history_cache_store_async,
                                G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -1744,11 +1707,8 @@ nearby_history_cache_store_async (NearbyHistory       *self,
   job = history_job_new (self, history_cache_store_run, NULL,
                          nearby_history_cache_store_async, cancellable, callback, user_data);
   job->key = g_strdup (url);
-  job->text = g_strdup (page_json);
-  job->icon = icon != NULL ? g_bytes_ref (icon) : NULL;
-  job->icon_type = g_strdup (icon_type);
-  job->time_us = g_get_real_time ();
-  job->expires_at_us = expires_at_us;
+  job->entry = nearby_cache_entry_copy (entry);
+  job->entry->fetched_at_us = g_get_real_time ();
   /* The limit travels with the job: the worker shares no state with this thread. */
   job->cache_limit = self->cache_limit;
   history_job_queue (self, job);
@@ -2256,18 +2216,15 @@ nearby_history_init (NearbyHistory *self)
 }
 
 static void
-page_cache_store_async (NearbyPageCache     *cache,
-                        const char          *url,
-                        const char          *page_json,
-                        GBytes              *icon,
-                        const char          *icon_type,
-                        gint64               expires_at_us,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+page_cache_store_async (NearbyPageCache        *cache,
+                        const char             *url,
+                        const NearbyCacheEntry *entry,
+                        GCancellable           *cancellable,
+                        GAsyncReadyCallback     callback,
+                        gpointer                user_data)
 {
-  nearby_history_cache_store_async (NEARBY_HISTORY (cache), url, page_json, icon, icon_type,
-                                    expires_at_us, cancellable, callback, user_data);
+  nearby_history_cache_store_async (NEARBY_HISTORY (cache), url, entry, cancellable, callback,
+                                    user_data);
 }
 
 static gboolean
@@ -2289,31 +2246,12 @@ page_cache_lookup_async (NearbyPageCache     *cache,
                                      user_data);
 }
 
-static gboolean
+static NearbyCacheEntry *
 page_cache_lookup_finish (NearbyPageCache  *cache,
                           GAsyncResult     *result,
-                          char            **page_json,
-                          GBytes          **icon,
-                          char            **icon_type,
-                          gint64           *expires_at_us,
                           GError          **error)
 {
-  g_autoptr(NearbyCacheEntry) entry = NULL;
-
-  entry = nearby_history_cache_lookup_finish (NEARBY_HISTORY (cache), result, error);
-  if (entry == NULL)
-    return FALSE;
-
-  if (page_json != NULL)
-    *page_json = g_steal_pointer (&entry->page_json);
-  if (icon != NULL)
-    *icon = g_steal_pointer (&entry->icon);
-  if (icon_type != NULL)
-    *icon_type = g_steal_pointer (&entry->icon_type);
-  if (expires_at_us != NULL)
-    *expires_at_us = entry->expires_at_us;
-
-  return TRUE;
+  return nearby_history_cache_lookup_finish (NEARBY_HISTORY (cache), result, error);
 }
 
 static void

@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "nearby-page-cache.h"
+
 G_BEGIN_DECLS
 
 /* One visited URL, aggregated over all its visits. */
@@ -23,21 +25,6 @@ GType        nearby_visit_get_type (void) G_GNUC_CONST;
 NearbyVisit *nearby_visit_copy     (const NearbyVisit *visit);
 void         nearby_visit_free     (NearbyVisit       *visit);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyVisit, nearby_visit_free)
-
-/* What the resolver cached for one URL. */
-typedef struct {
-  char   *page_json;      /* the resolver's own serialisation of the page metadata, or NULL */
-  GBytes *icon;           /* the icon's bytes, or NULL */
-  char   *icon_type;      /* e.g. "image/png", or NULL */
-  gint64  expires_at_us;  /* wall-clock time (g_get_real_time()) after which it is stale */
-  gint64  fetched_at_us;  /* when it was stored */
-} NearbyCacheEntry;
-
-#define NEARBY_TYPE_CACHE_ENTRY (nearby_cache_entry_get_type ())
-GType             nearby_cache_entry_get_type (void) G_GNUC_CONST;
-NearbyCacheEntry *nearby_cache_entry_copy     (const NearbyCacheEntry *entry);
-void              nearby_cache_entry_free     (NearbyCacheEntry       *entry);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyCacheEntry, nearby_cache_entry_free)
 
 typedef enum {
   NEARBY_HISTORY_DATA_VISITS        = 1 << 0,
@@ -167,15 +154,13 @@ char         **nearby_history_list_blocked_hosts_finish (NearbyHistory     *self
 gboolean       nearby_history_is_host_blocked        (NearbyHistory        *self,
                                                       const char           *host);
 
-void           nearby_history_cache_store_async      (NearbyHistory        *self,
-                                                      const char           *url,
-                                                      const char           *page_json,
-                                                      GBytes               *icon,
-                                                      const char           *icon_type,
-                                                      gint64                expires_at_us,
-                                                      GCancellable         *cancellable,
-                                                      GAsyncReadyCallback   callback,
-                                                      gpointer              user_data);
+/* The entry is copied; its fetched_at_us is set to the time of storing. */
+void           nearby_history_cache_store_async      (NearbyHistory          *self,
+                                                      const char             *url,
+                                                      const NearbyCacheEntry *entry,
+                                                      GCancellable           *cancellable,
+                                                      GAsyncReadyCallback     callback,
+                                                      gpointer                user_data);
 gboolean       nearby_history_cache_store_finish     (NearbyHistory        *self,
                                                       GAsyncResult         *result,
                                                       GError              **error);

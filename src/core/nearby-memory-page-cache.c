@@ -11,17 +11,10 @@
 
 #define MAX_ENTRIES 1000
 
-typedef struct {
-  char   *page_json;
-  GBytes *icon;
-  char   *icon_type;
-  gint64  expires_at_us;
-} Entry;
-
 struct _NearbyMemoryPageCache
 {
   GObject     parent_instance;
-  GHashTable *entries;   /* url -> Entry */
+  GHashTable *entries;   /* url -> NearbyCacheEntry */
 };
 
 static void page_cache_iface_init (NearbyPageCacheInterface *iface);
@@ -30,21 +23,10 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyMemoryPageCache, nearby_memory_page_cache, 
                                G_IMPLEMENT_INTERFACE (NEARBY_TYPE_PAGE_CACHE, page_cache_iface_init))
 
 static void
-entry_free (gpointer data)
-{
-  Entry *entry = data;
-
-  g_free (entry->page_json);
-  g_clear_pointer (&entry->icon, g_bytes_unref);
-  g_free (entry->icon_type);
-  g_free (entry);
-}
-
-static void
 drop_expired (NearbyMemoryPageCache *self)
 {
   GHashTableIter iter;
-  Entry *entry;
+  NearbyCacheEntry *entry;
   gint64 now = g_get_real_time ();
 
   g_hash_table_iter_init (&iter, self->entries);
@@ -56,19 +38,16 @@ drop_expired (NearbyMemoryPageCache *self)
 }
 
 static void
-memory_store_async (NearbyPageCache     *cache,
-                    const char          *url,
-                    const char          *page_json,
-                    GBytes              *icon,
-                    const char          *icon_type,
-                    gint64               expires_at_us,
-                    GCancellable        *cancellable,
-                    GAsyncReadyCallback  callback,
-                    gpointer             user_data)
+memory_store_async (NearbyPageCache        *cache,
+                    const char             *url,
+                    const NearbyCacheEntry *entry,
+                    GCancellable           *cancellable,
+                    GAsyncReadyCallback     callback,
+                    gpointer                user_data)
 {
   NearbyMemoryPageCache *self = NEARBY_MEMORY_PAGE_CACHE (cache);
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  Entry *entry;
+  NearbyCacheEntry *copy;
 
   g_task_set_source_tag (task, memory_store_async);
 
@@ -77,12 +56,9 @@ memory_store_async (NearbyPageCache     *cache,
   if (g_hash_table_size (self->entries) >= MAX_ENTRIES)
     g_hash_table_remove_all (self->entries);
 
-  entry = g_new0 (Entry, 1);
-  entry->page_json = g_strdup (page_json);
-  entry->icon = icon ? g_bytes_ref (icon) : NULL;
-  entry->icon_type = g_strdup (icon_type);
-  entry->expires_at_us = expires_at_us;
-  g_hash_table_replace (self->entries, g_strdup (url), entry);
+  copy = nearby_cache_entry_copy (entry);
+  copy->fetched_at_us = g_get_real_time ();
+  g_hash_table_replace (self->entries, g_strdup (url), copy);
 
   g_task_return_boolean (task, TRUE);
 }
@@ -110,37 +86,24 @@ memory_lookup_async (NearbyPageCache     *cache,
   g_task_return_boolean (task, g_hash_table_contains (self->entries, url));
 }
 
-static gboolean
+static NearbyCacheEntry *
 memory_lookup_finish (NearbyPageCache  *cache,
                       GAsyncResult     *result,
-                      char            **page_json,
-                      GBytes          **icon,
-                      char            **icon_type,
-                      gint64           *expires_at_us,
                       GError          **error)
 {
   NearbyMemoryPageCache *self = NEARBY_MEMORY_PAGE_CACHE (cache);
   const char *url = g_task_get_task_data (G_TASK (result));
-  Entry *entry;
+  NearbyCacheEntry *entry;
 
   if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
+    return NULL;
 
   /* Read at finish time: the entry may have changed since the look-up started. */
   entry = g_hash_table_lookup (self->entries, url);
   if (entry == NULL)
-    return FALSE;
+    return NULL;
 
-  if (page_json != NULL)
-    *page_json = g_strdup (entry->page_json);
-  if (icon != NULL)
-    *icon = entry->icon ? g_bytes_ref (entry->icon) : NULL;
-  if (icon_type != NULL)
-    *icon_type = g_strdup (entry->icon_type);
-  if (expires_at_us != NULL)
-    *expires_at_us = entry->expires_at_us;
-
-  return TRUE;
+  return nearby_cache_entry_copy (entry);
 }
 
 static void
@@ -173,7 +136,8 @@ nearby_memory_page_cache_class_init (NearbyMemoryPageCacheClass *klass)
 static void
 nearby_memory_page_cache_init (NearbyMemoryPageCache *self)
 {
-  self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, entry_free);
+  self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) nearby_cache_entry_free);
 }
 
 NearbyPageCache *

@@ -149,16 +149,15 @@ on_cache_looked_up (GObject      *source,
                     gpointer      user_data)
 {
   LookUp *look_up = user_data;
-  g_autofree char *page_json = NULL;
-  g_autoptr(GBytes) icon = NULL;
+  g_autoptr(NearbyCacheEntry) entry = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (nearby_page_cache_lookup_finish (NEARBY_PAGE_CACHE (source), result, &page_json, &icon,
-                                       NULL, NULL, &error) &&
-      page_json != NULL &&
+  entry = nearby_page_cache_lookup_finish (NEARBY_PAGE_CACHE (source), result, &error);
+  if (entry != NULL &&
+      entry->page_json != NULL &&
       nearby_object_get_page (look_up->object) == NULL)
     {
-      g_autoptr(NearbyPage) page = nearby_page_new_from_json (page_json, icon, NULL);
+      g_autoptr(NearbyPage) page = nearby_page_new_from_json (entry->page_json, entry->icon, NULL);
 
       if (page != NULL)
         nearby_object_set_page (look_up->object, page);

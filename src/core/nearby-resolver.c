@@ -394,14 +394,15 @@ static void
 job_store_in_cache (Job *job)
 {
   g_autofree char *json = NULL;
+  g_autoptr(NearbyCacheEntry) entry = NULL;
 
   if (job->self->cache == NULL || job->page->error != NULL)
     return;
 
   json = nearby_page_to_json (job->page, FALSE);
-  nearby_page_cache_store_async (job->self->cache, job->url, json, job->page->icon,
-                                 job->page->icon ? "image/png" : NULL,
-                                 job->page->expires_at_us, NULL, on_cache_stored, NULL);
+  entry = nearby_cache_entry_new (json, job->page->icon, job->page->icon ? "image/png" : NULL,
+                                  job->page->expires_at_us);
+  nearby_page_cache_store_async (job->self->cache, job->url, entry, NULL, on_cache_stored, NULL);
 }
 
 static void
@@ -411,14 +412,9 @@ on_cache_lookup (GObject      *source,
 {
   Job *job = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *json = NULL;
-  g_autoptr(GBytes) icon = NULL;
-  g_autofree char *icon_type = NULL;
-  gint64 expires_at_us = 0;
-  gboolean found;
+  g_autoptr(NearbyCacheEntry) entry = NULL;
 
-  found = nearby_page_cache_lookup_finish (NEARBY_PAGE_CACHE (source), result, &json, &icon,
-                                           &icon_type, &expires_at_us, &error);
+  entry = nearby_page_cache_lookup_finish (NEARBY_PAGE_CACHE (source), result, &error);
 
   if (job_is_cancelled (job))
     {
@@ -426,14 +422,15 @@ on_cache_lookup (GObject      *source,
       return;
     }
 
-  if (found && expires_at_us > g_get_real_time ())
+  if (entry != NULL && entry->expires_at_us > g_get_real_time ())
     {
-      g_autoptr(NearbyPage) cached = nearby_page_new_from_json (json, icon, &error);
+      g_autoptr(NearbyPage) cached = nearby_page_new_from_json (entry->page_json, entry->icon,
+                                                                &error);
 
       if (cached != NULL)
         {
           cached->from_cache = TRUE;
-          cached->expires_at_us = expires_at_us;
+          cached->expires_at_us = entry->expires_at_us;
           g_clear_pointer (&job->page, nearby_page_unref);
           job->page = g_steal_pointer (&cached);
           job_finish (job);
