@@ -16,51 +16,9 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
-#include "nearby-history.h"
-
-/* SQLite runs on one worker thread that owns the connection and takes jobs from a queue in
- * order. A job's results travel back to the caller's main context, where the in-memory
- * snapshots (for the synchronous lookups) are updated before the caller's callback runs. */
+#include "nearby-history-private.h"
 
 #define HISTORY_BUSY_TIMEOUT_MS 5000
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
-
-typedef struct {
-  char        *path;
-  sqlite3     *db;
-  GAsyncQueue *queue;
-} HistoryWorker;
-
-typedef struct _HistoryJob HistoryJob;
-
-typedef gpointer (*HistoryJobRun)   (HistoryWorker  *worker,
-                                     HistoryJob     *job,
-                                     GError        **error);
-typedef void     (*HistoryJobApply) (NearbyHistory  *self,
-                                     HistoryJob     *job);
-
-struct _HistoryJob
-{
-  HistoryJobRun      run;     /* on the worker; NULL stops the worker */
-  HistoryJobApply    apply;   /* on the caller's context, only if run succeeded */
-  GTask             *task;
-
-  char              *key;     /* a URL, or a host */
-  char              *text;
-  NearbyCacheEntry  *entry;
-  gint64             time_us;
-  gint64             limit;
-  gint64             cache_limit;
-  NearbyHistoryData  what;
-
-  gpointer           result;
-  GDestroyNotify     result_destroy;
-  GError            *error;
-  NearbyHistoryData  changed;
-  guint              visit_count;
-  gint64             last_visit_us;
-};
 
 typedef struct {
   guint  count;
@@ -75,27 +33,6 @@ typedef struct {
   GHashTable *favourites;
   GHashTable *blocked_hosts;
 } OpenResult;
-
-struct _NearbyHistory
-{
-  GObject      parent_instance;
-
-  char        *path;
-  GAsyncQueue *queue;
-  GThread     *worker_thread;
-
-  GHashTable  *visit_stats;    /* url -> VisitStats */
-  GHashTable  *favourites;     /* url set */
-  GHashTable  *blocked_hosts;  /* host set */
-
-  char        *problem;
-  char        *set_aside_path;
-  gint64       cache_limit;
-
-  guint        is_open : 1;
-  guint        persistent : 1;
-  guint        damage_reported : 1;
-};
 
 static void nearby_history_page_cache_iface_init (NearbyPageCacheInterface *iface);
 
@@ -256,20 +193,20 @@ history_io_error_from_sqlite (int rc)
     }
 }
 
-static gboolean
-history_set_error (sqlite3  *db,
-                   int       rc,
-                   GError  **error)
+gboolean
+_nearby_history_set_error (sqlite3  *db,
+                           int       rc,
+                           GError  **error)
 {
   g_set_error (error, G_IO_ERROR, history_io_error_from_sqlite (rc),
                "History database: %s", db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
   return FALSE;
 }
 
-static gboolean
-history_exec (sqlite3     *db,
-              const char  *sql,
-              GError     **error)
+gboolean
+_nearby_history_exec (sqlite3     *db,
+                      const char  *sql,
+                      GError     **error)
 {
   char *message = NULL;
   int rc = sqlite3_exec (db, sql, NULL, NULL, &message);
@@ -285,17 +222,17 @@ history_exec (sqlite3     *db,
   return TRUE;
 }
 
-static sqlite3_stmt *
-history_prepare (sqlite3     *db,
-                 const char  *sql,
-                 GError     **error)
+sqlite3_stmt *
+_nearby_history_prepare (sqlite3     *db,
+                         const char  *sql,
+                         GError     **error)
 {
   sqlite3_stmt *stmt = NULL;
   int rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
 
   if (rc != SQLITE_OK)
     {
-      history_set_error (db, rc, error);
+      _nearby_history_set_error (db, rc, error);
       sqlite3_finalize (stmt);
       return NULL;
     }
@@ -304,9 +241,9 @@ history_prepare (sqlite3     *db,
 }
 
 /* Steps a statement that returns no rows (or whose rows are not needed) to its end. */
-static gboolean
-history_step_done (sqlite3_stmt  *stmt,
-                   GError       **error)
+gboolean
+_nearby_history_step_done (sqlite3_stmt  *stmt,
+                           GError       **error)
 {
   int rc;
 
@@ -314,23 +251,23 @@ history_step_done (sqlite3_stmt  *stmt,
     ;
 
   if (rc != SQLITE_DONE)
-    return history_set_error (sqlite3_db_handle (stmt), rc, error);
+    return _nearby_history_set_error (sqlite3_db_handle (stmt), rc, error);
 
   return TRUE;
 }
 
-static gboolean
-history_begin (sqlite3  *db,
-               GError  **error)
+gboolean
+_nearby_history_begin (sqlite3  *db,
+                       GError  **error)
 {
-  return history_exec (db, "BEGIN IMMEDIATE", error);
+  return _nearby_history_exec (db, "BEGIN IMMEDIATE", error);
 }
 
-static gboolean
-history_commit (sqlite3  *db,
-                GError  **error)
+gboolean
+_nearby_history_commit (sqlite3  *db,
+                        GError  **error)
 {
-  if (!history_exec (db, "COMMIT", error))
+  if (!_nearby_history_exec (db, "COMMIT", error))
     {
       sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
       return FALSE;
@@ -339,8 +276,8 @@ history_commit (sqlite3  *db,
   return TRUE;
 }
 
-static gboolean
-history_rollback (sqlite3 *db)
+gboolean
+_nearby_history_rollback (sqlite3 *db)
 {
   if (sqlite3_get_autocommit (db) == 0)
     sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
@@ -353,7 +290,7 @@ history_query_text (sqlite3     *db,
                     const char  *sql,
                     GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
   int rc;
 
   if (stmt == NULL)
@@ -370,17 +307,17 @@ history_query_text (sqlite3     *db,
   if (rc == SQLITE_DONE)
     return g_strdup ("");
 
-  history_set_error (db, rc, error);
+  _nearby_history_set_error (db, rc, error);
   return NULL;
 }
 
-static gboolean
-history_query_int (sqlite3     *db,
-                   const char  *sql,
-                   gint64      *value,
-                   GError     **error)
+gboolean
+_nearby_history_query_int (sqlite3     *db,
+                           const char  *sql,
+                           gint64      *value,
+                           GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
   int rc;
 
   if (stmt == NULL)
@@ -399,7 +336,7 @@ history_query_int (sqlite3     *db,
       return TRUE;
     }
 
-  return history_set_error (db, rc, error);
+  return _nearby_history_set_error (db, rc, error);
 }
 
 /* Opening */
@@ -435,7 +372,8 @@ history_load_snapshot (sqlite3     *db,
   result->favourites = history_new_string_set ();
   result->blocked_hosts = history_new_string_set ();
 
-  visits = history_prepare (db, "SELECT url, visit_count, last_visit_us FROM visits", error);
+  visits = _nearby_history_prepare (db, "SELECT url, visit_count, last_visit_us FROM visits",
+                                    error);
   if (visits == NULL)
     return FALSE;
   while ((rc = sqlite3_step (visits)) == SQLITE_ROW)
@@ -448,25 +386,25 @@ history_load_snapshot (sqlite3     *db,
                             g_strdup ((const char *) sqlite3_column_text (visits, 0)), stats);
     }
   if (rc != SQLITE_DONE)
-    return history_set_error (db, rc, error);
+    return _nearby_history_set_error (db, rc, error);
 
-  favourites = history_prepare (db, "SELECT url FROM favourites", error);
+  favourites = _nearby_history_prepare (db, "SELECT url FROM favourites", error);
   if (favourites == NULL)
     return FALSE;
   while ((rc = sqlite3_step (favourites)) == SQLITE_ROW)
     g_hash_table_add (result->favourites,
                       g_strdup ((const char *) sqlite3_column_text (favourites, 0)));
   if (rc != SQLITE_DONE)
-    return history_set_error (db, rc, error);
+    return _nearby_history_set_error (db, rc, error);
 
-  blocked = history_prepare (db, "SELECT host FROM blocked_hosts", error);
+  blocked = _nearby_history_prepare (db, "SELECT host FROM blocked_hosts", error);
   if (blocked == NULL)
     return FALSE;
   while ((rc = sqlite3_step (blocked)) == SQLITE_ROW)
     g_hash_table_add (result->blocked_hosts,
                       g_strdup ((const char *) sqlite3_column_text (blocked, 0)));
   if (rc != SQLITE_DONE)
-    return history_set_error (db, rc, error);
+    return _nearby_history_set_error (db, rc, error);
 
   return TRUE;
 }
@@ -480,38 +418,38 @@ history_migrate (sqlite3  *db,
       g_autofree char *set_version = NULL;
       gint64 version = 0;
 
-      if (!history_begin (db, error))
+      if (!_nearby_history_begin (db, error))
         return FALSE;
 
-      if (!history_query_int (db, "PRAGMA user_version", &version, error))
-        return history_rollback (db);
+      if (!_nearby_history_query_int (db, "PRAGMA user_version", &version, error))
+        return _nearby_history_rollback (db);
 
       if (version > NEARBY_HISTORY_SCHEMA_VERSION)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                        "History database has schema version %" G_GINT64_FORMAT
                        ", newer than %d", version, NEARBY_HISTORY_SCHEMA_VERSION);
-          return history_rollback (db);
+          return _nearby_history_rollback (db);
         }
 
       if (version == NEARBY_HISTORY_SCHEMA_VERSION)
-        return history_commit (db, error);
+        return _nearby_history_commit (db, error);
 
       if (version < 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        "History database has an invalid schema version %" G_GINT64_FORMAT,
                        version);
-          return history_rollback (db);
+          return _nearby_history_rollback (db);
         }
 
       g_debug ("Migrating the history schema from version %" G_GINT64_FORMAT, version);
 
       set_version = g_strdup_printf ("PRAGMA user_version = %" G_GINT64_FORMAT, version + 1);
-      if (!history_exec (db, migrations[version], error) ||
-          !history_exec (db, set_version, error) ||
-          !history_commit (db, error))
-        return history_rollback (db);
+      if (!_nearby_history_exec (db, migrations[version], error) ||
+          !_nearby_history_exec (db, set_version, error) ||
+          !_nearby_history_commit (db, error))
+        return _nearby_history_rollback (db);
     }
 }
 
@@ -526,7 +464,7 @@ history_configure (sqlite3   *db,
   sqlite3_extended_result_codes (db, 1);
 
   /* Debian builds SQLite without secure delete: removed rows must not linger in free pages. */
-  if (!history_exec (db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON", error))
+  if (!_nearby_history_exec (db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON", error))
     return FALSE;
 
   if (on_disk)
@@ -542,7 +480,7 @@ history_configure (sqlite3   *db,
           return FALSE;
         }
 
-      if (!history_exec (db, "PRAGMA synchronous = NORMAL", error))
+      if (!_nearby_history_exec (db, "PRAGMA synchronous = NORMAL", error))
         return FALSE;
 
       quick_check = history_query_text (db, "PRAGMA quick_check", error);
@@ -562,7 +500,7 @@ history_configure (sqlite3   *db,
   for (guint i = 0; i < G_N_ELEMENTS (schema_probes); i++)
     {
       g_autoptr(GError) probe_error = NULL;
-      g_autoptr(sqlite3_stmt) probe = history_prepare (db, schema_probes[i], &probe_error);
+      g_autoptr(sqlite3_stmt) probe = _nearby_history_prepare (db, schema_probes[i], &probe_error);
 
       if (probe == NULL)
         {
@@ -614,7 +552,7 @@ history_open_database (const char  *path,
                         NULL);
   if (rc != SQLITE_OK)
     {
-      history_set_error (db, rc, error);
+      _nearby_history_set_error (db, rc, error);
       sqlite3_close (db);
       return NULL;
     }
@@ -713,9 +651,9 @@ history_problem_for_error (const GError *error)
 }
 
 static gpointer
-history_open_run (HistoryWorker  *worker,
-                  HistoryJob     *job,
-                  GError        **error)
+history_open_run (NearbyHistoryWorker  *worker,
+                  NearbyHistoryJob     *job,
+                  GError              **error)
 {
   OpenResult *result = g_new0 (OpenResult, 1);
   g_autoptr(GError) local_error = NULL;
@@ -816,8 +754,8 @@ in_memory:
 }
 
 static void
-history_open_apply (NearbyHistory *self,
-                    HistoryJob    *job)
+history_open_apply (NearbyHistory    *self,
+                    NearbyHistoryJob *job)
 {
   OpenResult *result = job->result;
 
@@ -864,7 +802,7 @@ history_open_apply (NearbyHistory *self,
 /* The worker thread */
 
 static void
-history_job_free (HistoryJob *job)
+history_job_free (NearbyHistoryJob *job)
 {
   g_clear_object (&job->task);
   g_free (job->key);
@@ -894,7 +832,7 @@ history_report_damage (NearbyHistory *self)
 static gboolean
 history_job_complete (gpointer data)
 {
-  HistoryJob *job = data;
+  NearbyHistoryJob *job = data;
   NearbyHistory *self = g_task_get_source_object (job->task);
 
   if (job->error != NULL)
@@ -919,8 +857,8 @@ history_job_complete (gpointer data)
 }
 
 static void
-history_worker_run_job (HistoryWorker *worker,
-                        HistoryJob    *job)
+history_worker_run_job (NearbyHistoryWorker *worker,
+                        NearbyHistoryJob    *job)
 {
   /* Opening goes ahead even if its caller stopped waiting: the jobs behind it need it. */
   if (job->run == history_open_run)
@@ -945,11 +883,11 @@ history_worker_run_job (HistoryWorker *worker,
 static gpointer
 history_worker_main (gpointer data)
 {
-  HistoryWorker *worker = data;
+  NearbyHistoryWorker *worker = data;
 
   for (;;)
     {
-      HistoryJob *job = g_async_queue_pop (worker->queue);
+      NearbyHistoryJob *job = g_async_queue_pop (worker->queue);
       GSource *source;
 
       if (job->run == NULL)
@@ -979,16 +917,16 @@ history_worker_main (gpointer data)
   return NULL;
 }
 
-static HistoryJob *
-history_job_new (NearbyHistory       *self,
-                 HistoryJobRun        run,
-                 HistoryJobApply      apply,
-                 gpointer             source_tag,
-                 GCancellable        *cancellable,
-                 GAsyncReadyCallback  callback,
-                 gpointer             user_data)
+NearbyHistoryJob *
+_nearby_history_job_new (NearbyHistory         *self,
+                         NearbyHistoryJobRun    run,
+                         NearbyHistoryJobApply  apply,
+                         gpointer               source_tag,
+                         GCancellable          *cancellable,
+                         GAsyncReadyCallback    callback,
+                         gpointer               user_data)
 {
-  HistoryJob *job = g_new0 (HistoryJob, 1);
+  NearbyHistoryJob *job = g_new0 (NearbyHistoryJob, 1);
 
   job->run = run;
   job->apply = apply;
@@ -998,18 +936,18 @@ history_job_new (NearbyHistory       *self,
   return job;
 }
 
-static void
-history_job_queue (NearbyHistory *self,
-                   HistoryJob    *job)
+void
+_nearby_history_job_queue (NearbyHistory    *self,
+                           NearbyHistoryJob *job)
 {
   g_async_queue_push (self->queue, job);
 }
 
-static gboolean
-history_propagate_boolean (NearbyHistory  *self,
-                           GAsyncResult   *result,
-                           gpointer        source_tag,
-                           GError        **error)
+gboolean
+_nearby_history_propagate_boolean (NearbyHistory  *self,
+                                   GAsyncResult   *result,
+                                   gpointer        source_tag,
+                                   GError        **error)
 {
   g_autoptr(GError) local_error = NULL;
 
@@ -1032,8 +970,8 @@ history_propagate_boolean (NearbyHistory  *self,
  * hostile, and would only bloat the snapshot and the file. */
 #define HISTORY_MAX_KEY_LENGTH 8192
 
-static gboolean
-history_key_is_acceptable (const char *key)
+gboolean
+_nearby_history_key_is_acceptable (const char *key)
 {
   return key != NULL && *key != '\0' &&
          strnlen (key, HISTORY_MAX_KEY_LENGTH + 1) <= HISTORY_MAX_KEY_LENGTH &&
@@ -1046,7 +984,7 @@ history_host_of_url (const char *url)
   g_autoptr(GUri) uri = NULL;
   const char *host;
 
-  if (!history_key_is_acceptable (url))
+  if (!_nearby_history_key_is_acceptable (url))
     return NULL;
 
   uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
@@ -1061,23 +999,23 @@ history_host_of_url (const char *url)
 }
 
 static gpointer
-history_record_visit_run (HistoryWorker  *worker,
-                          HistoryJob     *job,
-                          GError        **error)
+history_record_visit_run (NearbyHistoryWorker  *worker,
+                          NearbyHistoryJob     *job,
+                          GError              **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
 
-  stmt = history_prepare (worker->db,
-                          "INSERT INTO visits"
-                          " (url, host, visit_count, first_visit_us, last_visit_us)"
-                          " VALUES (?1, ?2, 1, ?3, ?3)"
-                          " ON CONFLICT (url) DO UPDATE SET"
-                          "  visit_count = visit_count + 1,"
-                          "  first_visit_us = min(first_visit_us, excluded.first_visit_us),"
-                          "  last_visit_us = max(last_visit_us, excluded.last_visit_us)"
-                          " RETURNING visit_count, last_visit_us",
-                          error);
+  stmt = _nearby_history_prepare (worker->db,
+                                  "INSERT INTO visits"
+                                  " (url, host, visit_count, first_visit_us, last_visit_us)"
+                                  " VALUES (?1, ?2, 1, ?3, ?3)"
+                                  " ON CONFLICT (url) DO UPDATE SET"
+                                  "  visit_count = visit_count + 1,"
+                                  "  first_visit_us = min(first_visit_us, excluded.first_visit_us),"
+                                  "  last_visit_us = max(last_visit_us, excluded.last_visit_us)"
+                                  " RETURNING visit_count, last_visit_us",
+                                  error);
   if (stmt == NULL)
     return NULL;
 
@@ -1088,14 +1026,14 @@ history_record_visit_run (HistoryWorker  *worker,
   rc = sqlite3_step (stmt);
   if (rc != SQLITE_ROW)
     {
-      history_set_error (worker->db, rc, error);
+      _nearby_history_set_error (worker->db, rc, error);
       return NULL;
     }
 
   job->visit_count = (guint) CLAMP (sqlite3_column_int64 (stmt, 0), 0, G_MAXUINT);
   job->last_visit_us = sqlite3_column_int64 (stmt, 1);
 
-  if (!history_step_done (stmt, error))
+  if (!_nearby_history_step_done (stmt, error))
     return NULL;
 
   job->changed = NEARBY_HISTORY_DATA_VISITS;
@@ -1103,8 +1041,8 @@ history_record_visit_run (HistoryWorker  *worker,
 }
 
 static void
-history_record_visit_apply (NearbyHistory *self,
-                            HistoryJob    *job)
+history_record_visit_apply (NearbyHistory    *self,
+                            NearbyHistoryJob *job)
 {
   VisitStats *stats = g_new0 (VisitStats, 1);
 
@@ -1122,7 +1060,7 @@ nearby_history_record_visit_async (NearbyHistory       *self,
                                    gpointer             user_data)
 {
   g_autofree char *host = NULL;
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
@@ -1136,12 +1074,13 @@ nearby_history_record_visit_async (NearbyHistory       *self,
       return;
     }
 
-  job = history_job_new (self, history_record_visit_run, history_record_visit_apply,
-                         nearby_history_record_visit_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_record_visit_run, history_record_visit_apply,
+                                 nearby_history_record_visit_async,
+                                 cancellable, callback, user_data);
   job->key = g_strdup (url);
   job->text = g_steal_pointer (&host);
   job->time_us = time_us > 0 ? time_us : g_get_real_time ();
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 gboolean
@@ -1149,22 +1088,22 @@ nearby_history_record_visit_finish (NearbyHistory  *self,
                                     GAsyncResult   *result,
                                     GError        **error)
 {
-  return history_propagate_boolean (self, result, nearby_history_record_visit_async, error);
+  return _nearby_history_propagate_boolean (self, result, nearby_history_record_visit_async, error);
 }
 
 static gpointer
-history_list_visits_run (HistoryWorker  *worker,
-                         HistoryJob     *job,
-                         GError        **error)
+history_list_visits_run (NearbyHistoryWorker  *worker,
+                         NearbyHistoryJob     *job,
+                         GError              **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   g_autoptr(GPtrArray) visits = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_visit_free);
   int rc;
 
-  stmt = history_prepare (worker->db,
-                          "SELECT url, host, visit_count, first_visit_us, last_visit_us FROM visits"
-                          " ORDER BY last_visit_us DESC, id DESC LIMIT ?1",
-                          error);
+  stmt = _nearby_history_prepare (worker->db,
+                                  "SELECT url, host, visit_count, first_visit_us, last_visit_us"
+                                  " FROM visits ORDER BY last_visit_us DESC, id DESC LIMIT ?1",
+                                  error);
   if (stmt == NULL)
     return NULL;
 
@@ -1184,7 +1123,7 @@ history_list_visits_run (HistoryWorker  *worker,
 
   if (rc != SQLITE_DONE)
     {
-      history_set_error (worker->db, rc, error);
+      _nearby_history_set_error (worker->db, rc, error);
       return NULL;
     }
 
@@ -1199,15 +1138,16 @@ nearby_history_list_visits_async (NearbyHistory       *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  job = history_job_new (self, history_list_visits_run, NULL,
-                         nearby_history_list_visits_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_list_visits_run, NULL,
+                                 nearby_history_list_visits_async,
+                                 cancellable, callback, user_data);
   job->limit = limit;
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 GPtrArray *
@@ -1249,11 +1189,11 @@ history_set_key_run (sqlite3            *db,
                      const char         *sql,
                      const char         *key,
                      gint64              time_us,
-                     HistoryJob         *job,
+                     NearbyHistoryJob   *job,
                      NearbyHistoryData   what,
                      GError            **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
 
   if (stmt == NULL)
     return NULL;
@@ -1262,7 +1202,7 @@ history_set_key_run (sqlite3            *db,
   if (time_us != 0)
     sqlite3_bind_int64 (stmt, 2, time_us);
 
-  if (!history_step_done (stmt, error))
+  if (!_nearby_history_step_done (stmt, error))
     return NULL;
 
   if (sqlite3_changes (db) > 0)
@@ -1276,7 +1216,7 @@ history_list_keys (sqlite3     *db,
                    const char  *sql,
                    GError     **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = history_prepare (db, sql, error);
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   int rc;
 
@@ -1288,7 +1228,7 @@ history_list_keys (sqlite3     *db,
 
   if (rc != SQLITE_DONE)
     {
-      history_set_error (db, rc, error);
+      _nearby_history_set_error (db, rc, error);
       return NULL;
     }
 
@@ -1296,9 +1236,9 @@ history_list_keys (sqlite3     *db,
 }
 
 static gpointer
-history_add_favourite_run (HistoryWorker  *worker,
-                           HistoryJob     *job,
-                           GError        **error)
+history_add_favourite_run (NearbyHistoryWorker  *worker,
+                           NearbyHistoryJob     *job,
+                           GError              **error)
 {
   return history_set_key_run (worker->db,
                               "INSERT INTO favourites (url, added_us) VALUES (?1, ?2)"
@@ -1307,32 +1247,32 @@ history_add_favourite_run (HistoryWorker  *worker,
 }
 
 static void
-history_add_favourite_apply (NearbyHistory *self,
-                             HistoryJob    *job)
+history_add_favourite_apply (NearbyHistory    *self,
+                             NearbyHistoryJob *job)
 {
   g_hash_table_add (self->favourites, g_strdup (job->key));
 }
 
 static gpointer
-history_remove_favourite_run (HistoryWorker  *worker,
-                              HistoryJob     *job,
-                              GError        **error)
+history_remove_favourite_run (NearbyHistoryWorker  *worker,
+                              NearbyHistoryJob     *job,
+                              GError              **error)
 {
   return history_set_key_run (worker->db, "DELETE FROM favourites WHERE url = ?1",
                               job->key, 0, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
 }
 
 static void
-history_remove_favourite_apply (NearbyHistory *self,
-                                HistoryJob    *job)
+history_remove_favourite_apply (NearbyHistory    *self,
+                                NearbyHistoryJob *job)
 {
   g_hash_table_remove (self->favourites, job->key);
 }
 
 static gpointer
-history_list_favourites_run (HistoryWorker  *worker,
-                             HistoryJob     *job,
-                             GError        **error)
+history_list_favourites_run (NearbyHistoryWorker  *worker,
+                             NearbyHistoryJob     *job,
+                             GError              **error)
 {
   job->result_destroy = (GDestroyNotify) g_strfreev;
   return history_list_keys (worker->db,
@@ -1341,18 +1281,18 @@ history_list_favourites_run (HistoryWorker  *worker,
 }
 
 static void
-history_queue_key_job (NearbyHistory       *self,
-                       HistoryJobRun        run,
-                       HistoryJobApply      apply,
-                       gpointer             source_tag,
-                       const char          *key,
-                       GCancellable        *cancellable,
-                       GAsyncReadyCallback  callback,
-                       gpointer             user_data)
+history_queue_key_job (NearbyHistory         *self,
+                       NearbyHistoryJobRun    run,
+                       NearbyHistoryJobApply  apply,
+                       gpointer               source_tag,
+                       const char            *key,
+                       GCancellable          *cancellable,
+                       GAsyncReadyCallback    callback,
+                       gpointer               user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
-  if (key != NULL && !history_key_is_acceptable (key))
+  if (key != NULL && !_nearby_history_key_is_acceptable (key))
     {
       g_task_report_new_error (self, callback, user_data, source_tag,
                                G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -1360,10 +1300,10 @@ history_queue_key_job (NearbyHistory       *self,
       return;
     }
 
-  job = history_job_new (self, run, apply, source_tag, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, run, apply, source_tag, cancellable, callback, user_data);
   job->key = g_strdup (key);
   job->time_us = g_get_real_time ();
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 static gboolean
@@ -1374,7 +1314,7 @@ history_finish_key_job (NearbyHistory  *self,
 {
   g_return_val_if_fail (g_async_result_is_tagged (result, source_tag), FALSE);
 
-  return history_propagate_boolean (self, result, source_tag, error);
+  return _nearby_history_propagate_boolean (self, result, source_tag, error);
 }
 
 void
@@ -1458,9 +1398,9 @@ nearby_history_is_favourite (NearbyHistory *self,
 }
 
 static gpointer
-history_block_host_run (HistoryWorker  *worker,
-                        HistoryJob     *job,
-                        GError        **error)
+history_block_host_run (NearbyHistoryWorker  *worker,
+                        NearbyHistoryJob     *job,
+                        GError              **error)
 {
   return history_set_key_run (worker->db,
                               "INSERT INTO blocked_hosts (host, blocked_us) VALUES (?1, ?2)"
@@ -1470,32 +1410,32 @@ history_block_host_run (HistoryWorker  *worker,
 }
 
 static void
-history_block_host_apply (NearbyHistory *self,
-                          HistoryJob    *job)
+history_block_host_apply (NearbyHistory    *self,
+                          NearbyHistoryJob *job)
 {
   g_hash_table_add (self->blocked_hosts, g_strdup (job->key));
 }
 
 static gpointer
-history_unblock_host_run (HistoryWorker  *worker,
-                          HistoryJob     *job,
-                          GError        **error)
+history_unblock_host_run (NearbyHistoryWorker  *worker,
+                          NearbyHistoryJob     *job,
+                          GError              **error)
 {
   return history_set_key_run (worker->db, "DELETE FROM blocked_hosts WHERE host = ?1",
                               job->key, 0, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS, error);
 }
 
 static void
-history_unblock_host_apply (NearbyHistory *self,
-                            HistoryJob    *job)
+history_unblock_host_apply (NearbyHistory    *self,
+                            NearbyHistoryJob *job)
 {
   g_hash_table_remove (self->blocked_hosts, job->key);
 }
 
 static gpointer
-history_list_blocked_hosts_run (HistoryWorker  *worker,
-                                HistoryJob     *job,
-                                GError        **error)
+history_list_blocked_hosts_run (NearbyHistoryWorker  *worker,
+                                NearbyHistoryJob     *job,
+                                GError              **error)
 {
   job->result_destroy = (GDestroyNotify) g_strfreev;
   return history_list_keys (worker->db,
@@ -1606,59 +1546,63 @@ history_cache_prune (sqlite3  *db,
   g_autoptr(sqlite3_stmt) oldest = NULL;
   gint64 total_bytes = 0;
 
-  expired = history_prepare (db, "DELETE FROM page_cache WHERE expires_us <= ?1", error);
+  expired = _nearby_history_prepare (db, "DELETE FROM page_cache WHERE expires_us <= ?1", error);
   if (expired == NULL)
     return FALSE;
   sqlite3_bind_int64 (expired, 1, g_get_real_time ());
-  if (!history_step_done (expired, error))
+  if (!_nearby_history_step_done (expired, error))
     return FALSE;
 
   /* Adding up is cheap (a covering index); ranking every entry is not, so only when needed. */
-  if (!history_query_int (db, "SELECT total(size_bytes) FROM page_cache", &total_bytes, error))
+  if (!_nearby_history_query_int (db, "SELECT total(size_bytes) FROM page_cache", &total_bytes,
+                                  error))
     return FALSE;
   if (total_bytes <= max_bytes)
     return TRUE;
 
   /* Keep the newest entries whose sizes add up to the limit. */
-  oldest = history_prepare (db,
-                            "DELETE FROM page_cache WHERE rowid IN ("
-                            " SELECT id FROM ("
-                            "  SELECT rowid AS id, sum(size_bytes) OVER"
-                            "   (ORDER BY fetched_us DESC, rowid DESC) AS running"
-                            "  FROM page_cache)"
-                            " WHERE running > ?1)",
-                            error);
+  oldest = _nearby_history_prepare (db,
+                                    "DELETE FROM page_cache WHERE rowid IN ("
+                                    " SELECT id FROM ("
+                                    "  SELECT rowid AS id, sum(size_bytes) OVER"
+                                    "   (ORDER BY fetched_us DESC, rowid DESC) AS running"
+                                    "  FROM page_cache)"
+                                    " WHERE running > ?1)",
+                                    error);
   if (oldest == NULL)
     return FALSE;
   sqlite3_bind_int64 (oldest, 1, MAX (max_bytes, 0));
 
-  return history_step_done (oldest, error);
+  return _nearby_history_step_done (oldest, error);
 }
 
 static gpointer
-history_cache_store_run (HistoryWorker  *worker,
-                         HistoryJob     *job,
-                         GError        **error)
+history_cache_store_run (NearbyHistoryWorker  *worker,
+                         NearbyHistoryJob     *job,
+                         GError              **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   NearbyCacheEntry *entry = job->entry;
   gsize icon_size = entry->icon != NULL ? g_bytes_get_size (entry->icon) : 0;
   gsize json_size = entry->page_json != NULL ? strlen (entry->page_json) : 0;
 
-  if (!history_begin (worker->db, error))
+  if (!_nearby_history_begin (worker->db, error))
     return NULL;
 
-  stmt = history_prepare (worker->db,
-                          "INSERT INTO page_cache"
-                          " (url, page_json, icon, icon_type, fetched_us, expires_us, size_bytes)"
-                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                          " ON CONFLICT (url) DO UPDATE SET"
-                          "  page_json = excluded.page_json, icon = excluded.icon,"
-                          "  icon_type = excluded.icon_type, fetched_us = excluded.fetched_us,"
-                          "  expires_us = excluded.expires_us, size_bytes = excluded.size_bytes",
-                          error);
+  stmt = _nearby_history_prepare (worker->db,
+                                  "INSERT INTO page_cache"
+                                  " (url, page_json, icon, icon_type, fetched_us, expires_us,"
+                                  "  size_bytes)"
+                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                                  " ON CONFLICT (url) DO UPDATE SET"
+                                  "  page_json = excluded.page_json, icon = excluded.icon,"
+                                  "  icon_type = excluded.icon_type,"
+                                  "  fetched_us = excluded.fetched_us,"
+                                  "  expires_us = excluded.expires_us,"
+                                  "  size_bytes = excluded.size_bytes",
+                                  error);
   if (stmt == NULL)
-    return GINT_TO_POINTER (history_rollback (worker->db));
+    return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
 
   sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
   if (entry->page_json != NULL)
@@ -1671,10 +1615,10 @@ history_cache_store_run (HistoryWorker  *worker,
   sqlite3_bind_int64 (stmt, 6, entry->expires_at_us);
   sqlite3_bind_int64 (stmt, 7, (gint64) (icon_size + json_size));
 
-  if (!history_step_done (stmt, error) ||
+  if (!_nearby_history_step_done (stmt, error) ||
       !history_cache_prune (worker->db, job->cache_limit, error) ||
-      !history_commit (worker->db, error))
-    return GINT_TO_POINTER (history_rollback (worker->db));
+      !_nearby_history_commit (worker->db, error))
+    return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
 
   job->changed = NEARBY_HISTORY_DATA_CACHE;
   return GINT_TO_POINTER (TRUE);
@@ -1688,14 +1632,14 @@ nearby_history_cache_store_async (NearbyHistory          *self,
                                   GAsyncReadyCallback     callback,
                                   gpointer                user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (url != NULL);
   g_return_if_fail (entry != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!history_key_is_acceptable (url) ||
+  if (!_nearby_history_key_is_acceptable (url) ||
       (entry->page_json != NULL && !g_utf8_validate (entry->page_json, -1, NULL)))
     {
       g_task_report_new_error (self, callback, user_data, nearby_history_cache_store_async,
@@ -1704,14 +1648,15 @@ nearby_history_cache_store_async (NearbyHistory          *self,
       return;
     }
 
-  job = history_job_new (self, history_cache_store_run, NULL,
-                         nearby_history_cache_store_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_cache_store_run, NULL,
+                                 nearby_history_cache_store_async,
+                                 cancellable, callback, user_data);
   job->key = g_strdup (url);
   job->entry = nearby_cache_entry_copy (entry);
   job->entry->fetched_at_us = g_get_real_time ();
   /* The limit travels with the job: the worker shares no state with this thread. */
   job->cache_limit = self->cache_limit;
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 gboolean
@@ -1719,22 +1664,22 @@ nearby_history_cache_store_finish (NearbyHistory  *self,
                                    GAsyncResult   *result,
                                    GError        **error)
 {
-  return history_propagate_boolean (self, result, nearby_history_cache_store_async, error);
+  return _nearby_history_propagate_boolean (self, result, nearby_history_cache_store_async, error);
 }
 
 static gpointer
-history_cache_lookup_run (HistoryWorker  *worker,
-                          HistoryJob     *job,
-                          GError        **error)
+history_cache_lookup_run (NearbyHistoryWorker  *worker,
+                          NearbyHistoryJob     *job,
+                          GError              **error)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
   NearbyCacheEntry *entry;
   int rc;
 
-  stmt = history_prepare (worker->db,
-                          "SELECT page_json, icon, icon_type, expires_us, fetched_us"
-                          " FROM page_cache WHERE url = ?1 AND expires_us > ?2",
-                          error);
+  stmt = _nearby_history_prepare (worker->db,
+                                  "SELECT page_json, icon, icon_type, expires_us, fetched_us"
+                                  " FROM page_cache WHERE url = ?1 AND expires_us > ?2",
+                                  error);
   if (stmt == NULL)
     return NULL;
 
@@ -1746,7 +1691,7 @@ history_cache_lookup_run (HistoryWorker  *worker,
     return NULL;
   if (rc != SQLITE_ROW)
     {
-      history_set_error (worker->db, rc, error);
+      _nearby_history_set_error (worker->db, rc, error);
       return NULL;
     }
 
@@ -1773,16 +1718,17 @@ nearby_history_cache_lookup_async (NearbyHistory       *self,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (url != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  job = history_job_new (self, history_cache_lookup_run, NULL,
-                         nearby_history_cache_lookup_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_cache_lookup_run, NULL,
+                                 nearby_history_cache_lookup_async,
+                                 cancellable, callback, user_data);
   job->key = g_strdup (url);
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 NearbyCacheEntry *
@@ -1797,18 +1743,18 @@ nearby_history_cache_lookup_finish (NearbyHistory  *self,
 }
 
 static gpointer
-history_cache_prune_run (HistoryWorker  *worker,
-                         HistoryJob     *job,
-                         GError        **error)
+history_cache_prune_run (NearbyHistoryWorker  *worker,
+                         NearbyHistoryJob     *job,
+                         GError              **error)
 {
   int changes_before = sqlite3_total_changes (worker->db);
 
-  if (!history_begin (worker->db, error))
+  if (!_nearby_history_begin (worker->db, error))
     return NULL;
 
   if (!history_cache_prune (worker->db, job->cache_limit, error) ||
-      !history_commit (worker->db, error))
-    return GINT_TO_POINTER (history_rollback (worker->db));
+      !_nearby_history_commit (worker->db, error))
+    return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
 
   if (sqlite3_total_changes (worker->db) != changes_before)
     job->changed = NEARBY_HISTORY_DATA_CACHE;
@@ -1822,15 +1768,16 @@ nearby_history_cache_prune_async (NearbyHistory       *self,
                                   GAsyncReadyCallback  callback,
                                   gpointer             user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  job = history_job_new (self, history_cache_prune_run, NULL,
-                         nearby_history_cache_prune_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_cache_prune_run, NULL,
+                                 nearby_history_cache_prune_async,
+                                 cancellable, callback, user_data);
   job->cache_limit = self->cache_limit;
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 gboolean
@@ -1838,7 +1785,7 @@ nearby_history_cache_prune_finish (NearbyHistory  *self,
                                    GAsyncResult   *result,
                                    GError        **error)
 {
-  return history_propagate_boolean (self, result, nearby_history_cache_prune_async, error);
+  return _nearby_history_propagate_boolean (self, result, nearby_history_cache_prune_async, error);
 }
 
 void
@@ -1866,9 +1813,9 @@ nearby_history_get_cache_limit (NearbyHistory *self)
 /* Clearing */
 
 static gpointer
-history_clear_run (HistoryWorker  *worker,
-                   HistoryJob     *job,
-                   GError        **error)
+history_clear_run (NearbyHistoryWorker  *worker,
+                   NearbyHistoryJob     *job,
+                   GError              **error)
 {
   static const struct {
     NearbyHistoryData  what;
@@ -1882,33 +1829,34 @@ history_clear_run (HistoryWorker  *worker,
   g_autoptr(sqlite3_stmt) checkpoint = NULL;
   int rc;
 
-  if (!history_begin (worker->db, error))
+  if (!_nearby_history_begin (worker->db, error))
     return NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     {
-      if ((job->what & tables[i].what) != 0 && !history_exec (worker->db, tables[i].sql, error))
-        return GINT_TO_POINTER (history_rollback (worker->db));
+      if ((job->what & tables[i].what) != 0 &&
+          !_nearby_history_exec (worker->db, tables[i].sql, error))
+        return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
     }
 
-  if (!history_commit (worker->db, error))
+  if (!_nearby_history_commit (worker->db, error))
     return NULL;
 
   job->changed = job->what;
 
   /* secure_delete zeroes the freed pages, but the write-ahead log still holds the old ones
    * until it is checkpointed and truncated; VACUUM also drops the freed pages from the file. */
-  if (!history_exec (worker->db, "VACUUM", error))
+  if (!_nearby_history_exec (worker->db, "VACUUM", error))
     return NULL;
 
-  checkpoint = history_prepare (worker->db, "PRAGMA wal_checkpoint(TRUNCATE)", error);
+  checkpoint = _nearby_history_prepare (worker->db, "PRAGMA wal_checkpoint(TRUNCATE)", error);
   if (checkpoint == NULL)
     return NULL;
 
   rc = sqlite3_step (checkpoint);
   if (rc != SQLITE_ROW)
     {
-      history_set_error (worker->db, rc, error);
+      _nearby_history_set_error (worker->db, rc, error);
       return NULL;
     }
 
@@ -1923,8 +1871,8 @@ history_clear_run (HistoryWorker  *worker,
 }
 
 static void
-history_clear_apply (NearbyHistory *self,
-                     HistoryJob    *job)
+history_clear_apply (NearbyHistory    *self,
+                     NearbyHistoryJob *job)
 {
   if ((job->what & NEARBY_HISTORY_DATA_VISITS) != 0)
     g_hash_table_remove_all (self->visit_stats);
@@ -1941,15 +1889,15 @@ nearby_history_clear_async (NearbyHistory       *self,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  job = history_job_new (self, history_clear_run, history_clear_apply,
-                         nearby_history_clear_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_clear_run, history_clear_apply,
+                                 nearby_history_clear_async, cancellable, callback, user_data);
   job->what = what & NEARBY_HISTORY_DATA_ALL;
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 gboolean
@@ -1957,7 +1905,7 @@ nearby_history_clear_finish (NearbyHistory  *self,
                              GAsyncResult   *result,
                              GError        **error)
 {
-  return history_propagate_boolean (self, result, nearby_history_clear_async, error);
+  return _nearby_history_propagate_boolean (self, result, nearby_history_clear_async, error);
 }
 
 /* Opening */
@@ -1968,15 +1916,15 @@ nearby_history_open_async (NearbyHistory       *self,
                            GAsyncReadyCallback  callback,
                            gpointer             user_data)
 {
-  HistoryJob *job;
+  NearbyHistoryJob *job;
 
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  job = history_job_new (self, history_open_run, history_open_apply,
-                         nearby_history_open_async, cancellable, callback, user_data);
+  job = _nearby_history_job_new (self, history_open_run, history_open_apply,
+                                 nearby_history_open_async, cancellable, callback, user_data);
   job->result_destroy = (GDestroyNotify) open_result_free;
-  history_job_queue (self, job);
+  _nearby_history_job_queue (self, job);
 }
 
 gboolean
@@ -1984,7 +1932,7 @@ nearby_history_open_finish (NearbyHistory  *self,
                             GAsyncResult   *result,
                             GError        **error)
 {
-  return history_propagate_boolean (self, result, nearby_history_open_async, error);
+  return _nearby_history_propagate_boolean (self, result, nearby_history_open_async, error);
 }
 
 char *
@@ -2050,7 +1998,7 @@ static void
 nearby_history_constructed (GObject *object)
 {
   NearbyHistory *self = NEARBY_HISTORY (object);
-  HistoryWorker *worker = g_new0 (HistoryWorker, 1);
+  NearbyHistoryWorker *worker = g_new0 (NearbyHistoryWorker, 1);
 
   G_OBJECT_CLASS (nearby_history_parent_class)->constructed (object);
 
@@ -2066,7 +2014,7 @@ static void
 nearby_history_finalize (GObject *object)
 {
   NearbyHistory *self = NEARBY_HISTORY (object);
-  HistoryJob *stop = g_new0 (HistoryJob, 1);
+  NearbyHistoryJob *stop = g_new0 (NearbyHistoryJob, 1);
 
   /* Every queued job holds a reference, so the queue is empty: the worker closes the
    * database and ends. Joining makes the file free for whoever opens it next. */

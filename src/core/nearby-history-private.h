@@ -1,0 +1,119 @@
+/* nearby-history-private.h: what the files of NearbyHistory share: the object, its jobs and
+ * the SQLite helpers of its worker thread
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <sqlite3.h>
+
+#include "nearby-history.h"
+
+G_BEGIN_DECLS
+
+/* SQLite runs on one worker thread that owns the connection and takes jobs from a queue in
+ * order. A job's results travel back to the caller's main context, where the in-memory
+ * snapshots (for the synchronous lookups) are updated before the caller's callback runs.
+ * nearby-history.c opens the database and runs the worker; each table has its own file. */
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+typedef struct {
+  char        *path;
+  sqlite3     *db;
+  GAsyncQueue *queue;
+} NearbyHistoryWorker;
+
+typedef struct _NearbyHistoryJob NearbyHistoryJob;
+
+typedef gpointer (*NearbyHistoryJobRun)   (NearbyHistoryWorker  *worker,
+                                           NearbyHistoryJob     *job,
+                                           GError              **error);
+typedef void     (*NearbyHistoryJobApply) (NearbyHistory    *self,
+                                           NearbyHistoryJob *job);
+
+struct _NearbyHistoryJob
+{
+  NearbyHistoryJobRun    run;     /* on the worker; NULL stops the worker */
+  NearbyHistoryJobApply  apply;   /* on the caller's context, only if run succeeded */
+  GTask                 *task;
+
+  char                  *key;     /* a URL, or a host */
+  char                  *text;
+  NearbyCacheEntry      *entry;
+  gint64                 time_us;
+  gint64                 limit;
+  gint64                 cache_limit;
+  NearbyHistoryData      what;
+
+  gpointer               result;
+  GDestroyNotify         result_destroy;
+  GError                *error;
+  NearbyHistoryData      changed;
+  guint                  visit_count;
+  gint64                 last_visit_us;
+};
+
+struct _NearbyHistory
+{
+  GObject      parent_instance;
+
+  char        *path;
+  GAsyncQueue *queue;
+  GThread     *worker_thread;
+
+  GHashTable  *visit_stats;    /* url -> VisitStats */
+  GHashTable  *favourites;     /* url set */
+  GHashTable  *blocked_hosts;  /* host set */
+
+  char        *problem;
+  char        *set_aside_path;
+  gint64       cache_limit;
+
+  guint        is_open : 1;
+  guint        persistent : 1;
+  guint        damage_reported : 1;
+};
+
+/* Jobs, on the caller's thread */
+NearbyHistoryJob *_nearby_history_job_new           (NearbyHistory          *self,
+                                                     NearbyHistoryJobRun     run,
+                                                     NearbyHistoryJobApply   apply,
+                                                     gpointer                source_tag,
+                                                     GCancellable           *cancellable,
+                                                     GAsyncReadyCallback     callback,
+                                                     gpointer                user_data);
+void              _nearby_history_job_queue         (NearbyHistory          *self,
+                                                     NearbyHistoryJob       *job);
+gboolean          _nearby_history_propagate_boolean (NearbyHistory          *self,
+                                                     GAsyncResult           *result,
+                                                     gpointer                source_tag,
+                                                     GError                **error);
+/* Whether a URL or host may be stored: not empty, not absurdly long, UTF-8. */
+gboolean          _nearby_history_key_is_acceptable (const char             *key);
+
+/* SQLite, on the worker thread only */
+gboolean          _nearby_history_set_error         (sqlite3                *db,
+                                                     int                     rc,
+                                                     GError                **error);
+gboolean          _nearby_history_exec              (sqlite3                *db,
+                                                     const char             *sql,
+                                                     GError                **error);
+sqlite3_stmt     *_nearby_history_prepare           (sqlite3                *db,
+                                                     const char             *sql,
+                                                     GError                **error);
+gboolean          _nearby_history_step_done         (sqlite3_stmt           *stmt,
+                                                     GError                **error);
+gboolean          _nearby_history_begin             (sqlite3                *db,
+                                                     GError                **error);
+gboolean          _nearby_history_commit            (sqlite3                *db,
+                                                     GError                **error);
+/* Always returns FALSE, so that a failing job can return it. */
+gboolean          _nearby_history_rollback          (sqlite3                *db);
+gboolean          _nearby_history_query_int         (sqlite3                *db,
+                                                     const char             *sql,
+                                                     gint64                 *value,
+                                                     GError                **error);
+
+G_END_DECLS
