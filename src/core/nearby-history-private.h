@@ -63,7 +63,7 @@ struct _NearbyHistory
   GAsyncQueue *queue;
   GThread     *worker_thread;
 
-  GHashTable  *visit_stats;    /* url -> VisitStats */
+  GHashTable  *visit_stats;    /* url -> its VisitStats (nearby-history-visits.c) */
   GHashTable  *favourites;     /* url set */
   GHashTable  *blocked_hosts;  /* host set */
 
@@ -114,6 +114,12 @@ gboolean          _nearby_history_rollback          (sqlite3                *db)
 gboolean          _nearby_history_query_int         (sqlite3                *db,
                                                      const char             *sql,
                                                      gint64                 *value,
+                                                     GError                **error);
+
+/* nearby-history-visits.c */
+GHashTable       *_nearby_history_visit_stats_new   (void);
+gboolean          _nearby_history_load_visit_stats  (sqlite3                *db,
+                                                     GHashTable             *visit_stats,
                                                      GError                **error);
 
 G_END_DECLS
