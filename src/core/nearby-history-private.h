@@ -122,4 +122,10 @@ gboolean          _nearby_history_load_visit_stats  (sqlite3                *db,
                                                      GHashTable             *visit_stats,
                                                      GError                **error);
 
+/* nearby-history-sites.c */
+gboolean          _nearby_history_load_sites        (sqlite3                *db,
+                                                     GHashTable             *favourites,
+                                                     GHashTable             *blocked_hosts,
+                                                     GError                **error);
+
 G_END_DECLS

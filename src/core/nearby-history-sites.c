@@ -1,0 +1,392 @@
+/* nearby-history-sites.c: favourites and blocked hosts, the sites the user has marked
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-history"
+
+#include "config.h"
+
+#include "nearby-history-private.h"
+
+/* Favourites and blocked hosts: a key and the time it was added */
+
+static gboolean
+history_load_key_set (sqlite3     *db,
+                      const char  *sql,
+                      GHashTable  *set,
+                      GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_hash_table_add (set, g_strdup ((const char *) sqlite3_column_text (stmt, 0)));
+  if (rc != SQLITE_DONE)
+    return _nearby_history_set_error (db, rc, error);
+
+  return TRUE;
+}
+
+gboolean
+_nearby_history_load_sites (sqlite3     *db,
+                            GHashTable  *favourites,
+                            GHashTable  *blocked_hosts,
+                            GError     **error)
+{
+  return history_load_key_set (db, "SELECT url FROM favourites", favourites, error) &&
+         history_load_key_set (db, "SELECT host FROM blocked_hosts", blocked_hosts, error);
+}
+
+static gpointer
+history_set_key_run (sqlite3            *db,
+                     const char         *sql,
+                     const char         *key,
+                     gint64              time_us,
+                     NearbyHistoryJob   *job,
+                     NearbyHistoryData   what,
+                     GError            **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
+
+  if (stmt == NULL)
+    return NULL;
+
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
+  if (time_us != 0)
+    sqlite3_bind_int64 (stmt, 2, time_us);
+
+  if (!_nearby_history_step_done (stmt, error))
+    return NULL;
+
+  if (sqlite3_changes (db) > 0)
+    job->changed = what;
+
+  return GINT_TO_POINTER (TRUE);
+}
+
+static char **
+history_list_keys (sqlite3     *db,
+                   const char  *sql,
+                   GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  int rc;
+
+  if (stmt == NULL)
+    return NULL;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_strv_builder_add (builder, (const char *) sqlite3_column_text (stmt, 0));
+
+  if (rc != SQLITE_DONE)
+    {
+      _nearby_history_set_error (db, rc, error);
+      return NULL;
+    }
+
+  return g_strv_builder_end (builder);
+}
+
+static gpointer
+history_add_favourite_run (NearbyHistoryWorker  *worker,
+                           NearbyHistoryJob     *job,
+                           GError              **error)
+{
+  return history_set_key_run (worker->db,
+                              "INSERT INTO favourites (url, added_us) VALUES (?1, ?2)"
+                              " ON CONFLICT (url) DO NOTHING",
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+}
+
+static void
+history_add_favourite_apply (NearbyHistory    *self,
+                             NearbyHistoryJob *job)
+{
+  g_hash_table_add (self->favourites, g_strdup (job->key));
+}
+
+static gpointer
+history_remove_favourite_run (NearbyHistoryWorker  *worker,
+                              NearbyHistoryJob     *job,
+                              GError              **error)
+{
+  return history_set_key_run (worker->db, "DELETE FROM favourites WHERE url = ?1",
+                              job->key, 0, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+}
+
+static void
+history_remove_favourite_apply (NearbyHistory    *self,
+                                NearbyHistoryJob *job)
+{
+  g_hash_table_remove (self->favourites, job->key);
+}
+
+static gpointer
+history_list_favourites_run (NearbyHistoryWorker  *worker,
+                             NearbyHistoryJob     *job,
+                             GError              **error)
+{
+  job->result_destroy = (GDestroyNotify) g_strfreev;
+  return history_list_keys (worker->db,
+                            "SELECT url FROM favourites ORDER BY added_us DESC, rowid DESC",
+                            error);
+}
+
+static void
+history_queue_key_job (NearbyHistory         *self,
+                       NearbyHistoryJobRun    run,
+                       NearbyHistoryJobApply  apply,
+                       gpointer               source_tag,
+                       const char            *key,
+                       GCancellable          *cancellable,
+                       GAsyncReadyCallback    callback,
+                       gpointer               user_data)
+{
+  NearbyHistoryJob *job;
+
+  if (key != NULL && !_nearby_history_key_is_acceptable (key))
+    {
+      g_task_report_new_error (self, callback, user_data, source_tag,
+                               G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                               "Not stored: empty, too long or not UTF-8");
+      return;
+    }
+
+  job = _nearby_history_job_new (self, run, apply, source_tag, cancellable, callback, user_data);
+  job->key = g_strdup (key);
+  job->time_us = g_get_real_time ();
+  _nearby_history_job_queue (self, job);
+}
+
+static gboolean
+history_finish_key_job (NearbyHistory  *self,
+                        GAsyncResult   *result,
+                        gpointer        source_tag,
+                        GError        **error)
+{
+  g_return_val_if_fail (g_async_result_is_tagged (result, source_tag), FALSE);
+
+  return _nearby_history_propagate_boolean (self, result, source_tag, error);
+}
+
+void
+nearby_history_add_favourite_async (NearbyHistory       *self,
+                                    const char          *url,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+
+  history_queue_key_job (self, history_add_favourite_run, history_add_favourite_apply,
+                         nearby_history_add_favourite_async, url,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_add_favourite_finish (NearbyHistory  *self,
+                                     GAsyncResult   *result,
+                                     GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_add_favourite_async, error);
+}
+
+void
+nearby_history_remove_favourite_async (NearbyHistory       *self,
+                                       const char          *url,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (url != NULL);
+
+  history_queue_key_job (self, history_remove_favourite_run, history_remove_favourite_apply,
+                         nearby_history_remove_favourite_async, url,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_remove_favourite_finish (NearbyHistory  *self,
+                                        GAsyncResult   *result,
+                                        GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_remove_favourite_async, error);
+}
+
+void
+nearby_history_list_favourites_async (NearbyHistory       *self,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+
+  history_queue_key_job (self, history_list_favourites_run, NULL,
+                         nearby_history_list_favourites_async, NULL,
+                         cancellable, callback, user_data);
+}
+
+char **
+nearby_history_list_favourites_finish (NearbyHistory  *self,
+                                       GAsyncResult   *result,
+                                       GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_favourites_async),
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+nearby_history_is_favourite (NearbyHistory *self,
+                             const char    *url)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  return url != NULL && g_hash_table_contains (self->favourites, url);
+}
+
+static gpointer
+history_block_host_run (NearbyHistoryWorker  *worker,
+                        NearbyHistoryJob     *job,
+                        GError              **error)
+{
+  return history_set_key_run (worker->db,
+                              "INSERT INTO blocked_hosts (host, blocked_us) VALUES (?1, ?2)"
+                              " ON CONFLICT (host) DO NOTHING",
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS,
+                              error);
+}
+
+static void
+history_block_host_apply (NearbyHistory    *self,
+                          NearbyHistoryJob *job)
+{
+  g_hash_table_add (self->blocked_hosts, g_strdup (job->key));
+}
+
+static gpointer
+history_unblock_host_run (NearbyHistoryWorker  *worker,
+                          NearbyHistoryJob     *job,
+                          GError              **error)
+{
+  return history_set_key_run (worker->db, "DELETE FROM blocked_hosts WHERE host = ?1",
+                              job->key, 0, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS, error);
+}
+
+static void
+history_unblock_host_apply (NearbyHistory    *self,
+                            NearbyHistoryJob *job)
+{
+  g_hash_table_remove (self->blocked_hosts, job->key);
+}
+
+static gpointer
+history_list_blocked_hosts_run (NearbyHistoryWorker  *worker,
+                                NearbyHistoryJob     *job,
+                                GError              **error)
+{
+  job->result_destroy = (GDestroyNotify) g_strfreev;
+  return history_list_keys (worker->db,
+                            "SELECT host FROM blocked_hosts ORDER BY blocked_us DESC, rowid DESC",
+                            error);
+}
+
+void
+nearby_history_block_host_async (NearbyHistory       *self,
+                                 const char          *host,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autofree char *key = NULL;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (host != NULL);
+
+  key = g_utf8_strdown (host, -1);
+  history_queue_key_job (self, history_block_host_run, history_block_host_apply,
+                         nearby_history_block_host_async, key,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_block_host_finish (NearbyHistory  *self,
+                                  GAsyncResult   *result,
+                                  GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_block_host_async, error);
+}
+
+void
+nearby_history_unblock_host_async (NearbyHistory       *self,
+                                   const char          *host,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autofree char *key = NULL;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (host != NULL);
+
+  key = g_utf8_strdown (host, -1);
+  history_queue_key_job (self, history_unblock_host_run, history_unblock_host_apply,
+                         nearby_history_unblock_host_async, key,
+                         cancellable, callback, user_data);
+}
+
+gboolean
+nearby_history_unblock_host_finish (NearbyHistory  *self,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  return history_finish_key_job (self, result, nearby_history_unblock_host_async, error);
+}
+
+void
+nearby_history_list_blocked_hosts_async (NearbyHistory       *self,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+
+  history_queue_key_job (self, history_list_blocked_hosts_run, NULL,
+                         nearby_history_list_blocked_hosts_async, NULL,
+                         cancellable, callback, user_data);
+}
+
+char **
+nearby_history_list_blocked_hosts_finish (NearbyHistory  *self,
+                                          GAsyncResult   *result,
+                                          GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_blocked_hosts_async),
+                        NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+gboolean
+nearby_history_is_host_blocked (NearbyHistory *self,
+                                const char    *host)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), FALSE);
+
+  if (host == NULL)
+    return FALSE;
+
+  key = g_utf8_strdown (host, -1);
+  return g_hash_table_contains (self->blocked_hosts, key);
+}
