@@ -128,4 +128,7 @@ gboolean          _nearby_history_load_sites        (sqlite3                *db,
                                                      GHashTable             *blocked_hosts,
                                                      GError                **error);
 
+/* nearby-history-cache.c */
+void              _nearby_history_page_cache_iface_init (NearbyPageCacheInterface *iface);
+
 G_END_DECLS
