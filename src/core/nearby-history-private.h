@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 /* SQLite runs on one worker thread that owns the connection and takes jobs from a queue in
  * order. A job's results travel back to the caller's main context, where the in-memory
  * snapshots (for the synchronous lookups) are updated before the caller's callback runs.
- * nearby-history.c opens the database and runs the worker; each table has its own file. */
+ * nearby-history.c is the object and runs the worker, nearby-history-database.c opens the
+ * file, and each table has a file of its own. */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
@@ -76,7 +77,17 @@ struct _NearbyHistory
   guint        damage_reported : 1;
 };
 
-/* Jobs, on the caller's thread */
+/* What opening found, handed from the worker to the object. */
+typedef struct {
+  char       *problem;
+  char       *set_aside_path;
+  gboolean    persistent;
+  GHashTable *visit_stats;
+  GHashTable *favourites;
+  GHashTable *blocked_hosts;
+} NearbyHistoryOpenResult;
+
+/* nearby-history.c: jobs, queued from the caller's thread */
 NearbyHistoryJob *_nearby_history_job_new           (NearbyHistory          *self,
                                                      NearbyHistoryJobRun     run,
                                                      NearbyHistoryJobApply   apply,
@@ -93,7 +104,7 @@ gboolean          _nearby_history_propagate_boolean (NearbyHistory          *sel
 /* Whether a URL or host may be stored: not empty, not absurdly long, UTF-8. */
 gboolean          _nearby_history_key_is_acceptable (const char             *key);
 
-/* SQLite, on the worker thread only */
+/* nearby-history-database.c: SQLite, on the worker thread only */
 gboolean          _nearby_history_set_error         (sqlite3                *db,
                                                      int                     rc,
                                                      GError                **error);
@@ -116,6 +127,12 @@ gboolean          _nearby_history_query_int         (sqlite3                *db,
                                                      gint64                 *value,
                                                      GError                **error);
 
+/* The job that opens the database; its result is a NearbyHistoryOpenResult. */
+gpointer          _nearby_history_open_run          (NearbyHistoryWorker    *worker,
+                                                     NearbyHistoryJob       *job,
+                                                     GError                **error);
+void              _nearby_history_open_result_free  (NearbyHistoryOpenResult *result);
+
 /* nearby-history-visits.c */
 GHashTable       *_nearby_history_visit_stats_new   (void);
 gboolean          _nearby_history_load_visit_stats  (sqlite3                *db,
@@ -123,6 +140,7 @@ gboolean          _nearby_history_load_visit_stats  (sqlite3                *db,
                                                      GError                **error);
 
 /* nearby-history-sites.c */
+GHashTable       *_nearby_history_site_set_new      (void);
 gboolean          _nearby_history_load_sites        (sqlite3                *db,
                                                      GHashTable             *favourites,
                                                      GHashTable             *blocked_hosts,

@@ -11,6 +11,12 @@
 
 /* Favourites and blocked hosts: a key and the time it was added */
 
+GHashTable *
+_nearby_history_site_set_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
 static gboolean
 history_load_key_set (sqlite3     *db,
                       const char  *sql,
