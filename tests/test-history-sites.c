@@ -1,0 +1,113 @@
+/* test-history-sites.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "history-test-utils.h"
+
+/* Favourites and blocked hosts */
+
+static void
+test_favourites (void)
+{
+  g_auto(TempHistory) temp = { 0 };
+  g_auto(GStrv) list = NULL;
+  NearbyHistory *history;
+
+  temp_history_init (&temp);
+  history = open_history (temp.path);
+
+  run_key_job (history, nearby_history_add_favourite_async, nearby_history_add_favourite_finish,
+               "https://x.example/");
+  run_key_job (history, nearby_history_add_favourite_async, nearby_history_add_favourite_finish,
+               "https://y.example/");
+  run_key_job (history, nearby_history_add_favourite_async, nearby_history_add_favourite_finish,
+               "https://x.example/");
+  g_assert_true (nearby_history_is_favourite (history, "https://x.example/"));
+  g_assert_false (nearby_history_is_favourite (history, "https://z.example/"));
+
+  list = run_list_job (history, nearby_history_list_favourites_async,
+                       nearby_history_list_favourites_finish);
+  g_assert_cmpuint (g_strv_length (list), ==, 2);
+  g_assert_true (g_strv_contains ((const char * const *) list, "https://x.example/"));
+  g_assert_true (g_strv_contains ((const char * const *) list, "https://y.example/"));
+
+  run_key_job (history, nearby_history_remove_favourite_async,
+               nearby_history_remove_favourite_finish, "https://x.example/");
+  g_assert_false (nearby_history_is_favourite (history, "https://x.example/"));
+  g_clear_pointer (&list, g_strfreev);
+  list = run_list_job (history, nearby_history_list_favourites_async,
+                       nearby_history_list_favourites_finish);
+  g_assert_cmpuint (g_strv_length (list), ==, 1);
+  g_assert_cmpstr (list[0], ==, "https://y.example/");
+
+  close_history (history);
+
+  history = open_history (temp.path);
+  g_assert_true (nearby_history_is_favourite (history, "https://y.example/"));
+  g_assert_false (nearby_history_is_favourite (history, "https://x.example/"));
+  close_history (history);
+}
+
+static void
+test_blocked_hosts (void)
+{
+  g_auto(TempHistory) temp = { 0 };
+  g_auto(GStrv) list = NULL;
+  NearbyHistory *history;
+
+  temp_history_init (&temp);
+  history = open_history (temp.path);
+
+  run_key_job (history, nearby_history_block_host_async, nearby_history_block_host_finish,
+               "Tracker.Example");
+  g_assert_true (nearby_history_is_host_blocked (history, "tracker.example"));
+  g_assert_true (nearby_history_is_host_blocked (history, "TRACKER.example"));
+  g_assert_false (nearby_history_is_host_blocked (history, "example"));
+
+  /* Unblock, then undo the unblock. */
+  run_key_job (history, nearby_history_unblock_host_async, nearby_history_unblock_host_finish,
+               "tracker.example");
+  g_assert_false (nearby_history_is_host_blocked (history, "tracker.example"));
+  list = run_list_job (history, nearby_history_list_blocked_hosts_async,
+                       nearby_history_list_blocked_hosts_finish);
+  g_assert_cmpuint (g_strv_length (list), ==, 0);
+
+  run_key_job (history, nearby_history_block_host_async, nearby_history_block_host_finish,
+               "tracker.example");
+  g_assert_true (nearby_history_is_host_blocked (history, "tracker.example"));
+
+  /* Block, then undo the block. */
+  run_key_job (history, nearby_history_block_host_async, nearby_history_block_host_finish,
+               "spam.example");
+  run_key_job (history, nearby_history_unblock_host_async, nearby_history_unblock_host_finish,
+               "spam.example");
+  g_assert_false (nearby_history_is_host_blocked (history, "spam.example"));
+
+  g_clear_pointer (&list, g_strfreev);
+  list = run_list_job (history, nearby_history_list_blocked_hosts_async,
+                       nearby_history_list_blocked_hosts_finish);
+  g_assert_cmpuint (g_strv_length (list), ==, 1);
+  g_assert_cmpstr (list[0], ==, "tracker.example");
+
+  close_history (history);
+
+  history = open_history (temp.path);
+  g_assert_true (nearby_history_is_host_blocked (history, "tracker.example"));
+  g_assert_false (nearby_history_is_host_blocked (history, "spam.example"));
+  close_history (history);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/history/favourites", test_favourites);
+  g_test_add_func ("/history/blocked-hosts", test_blocked_hosts);
+
+  return g_test_run ();
+}
