@@ -23,19 +23,6 @@
 /* Helpers */
 
 static void
-cache_prune (NearbyHistory *history)
-{
-  g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
-  g_autoptr(GAsyncResult) result = NULL;
-
-  nearby_history_cache_prune_async (history, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
-  g_assert_true (nearby_history_cache_prune_finish (history, result, &error));
-  g_assert_no_error (error);
-}
-
-static void
 clear_history (NearbyHistory     *history,
                NearbyHistoryData  what)
 {
@@ -171,139 +158,6 @@ test_cancelled (void)
 
   g_clear_object (&result);
   close_history (history);
-}
-
-/* Page cache */
-
-static void
-test_cache (void)
-{
-  g_auto(TempHistory) temp = { 0 };
-  g_autoptr(GBytes) icon = g_bytes_new_static ("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
-  g_autoptr(NearbyCacheEntry) entry = NULL;
-  g_autoptr(NearbyCacheEntry) copy = NULL;
-  gint64 before = g_get_real_time ();
-  gint64 tomorrow = before + G_TIME_SPAN_DAY;
-  NearbyHistory *history;
-
-  temp_history_init (&temp);
-  history = open_history (temp.path);
-
-  g_assert_null (cache_lookup (history, "https://page.example/"));
-
-  cache_store (history, "https://page.example/", "{\"title\":\"Café\"}", icon, "image/png",
-               tomorrow);
-  entry = cache_lookup (history, "https://page.example/");
-  g_assert_nonnull (entry);
-  g_assert_cmpstr (entry->page_json, ==, "{\"title\":\"Café\"}");
-  g_assert_nonnull (entry->icon);
-  g_assert_true (g_bytes_equal (entry->icon, icon));
-  g_assert_cmpstr (entry->icon_type, ==, "image/png");
-  g_assert_cmpint (entry->expires_at_us, ==, tomorrow);
-  g_assert_cmpint (entry->fetched_at_us, >=, before);
-  g_assert_cmpint (entry->fetched_at_us, <=, g_get_real_time ());
-
-  copy = nearby_cache_entry_copy (entry);
-  g_assert_true (g_bytes_equal (copy->icon, icon));
-  g_clear_pointer (&entry, nearby_cache_entry_free);
-
-  /* Storing again replaces; an entry without an icon has none. */
-  cache_store (history, "https://page.example/", "{\"title\":\"New\"}", NULL, NULL, tomorrow);
-  entry = cache_lookup (history, "https://page.example/");
-  g_assert_cmpstr (entry->page_json, ==, "{\"title\":\"New\"}");
-  g_assert_null (entry->icon);
-  g_assert_null (entry->icon_type);
-  g_clear_pointer (&entry, nearby_cache_entry_free);
-
-  /* Nothing unusable gets in, and what was there stays. */
-  {
-    g_autoptr(NearbyCacheEntry) broken = nearby_cache_entry_new ("{\"t\":\"\xc3\"}", NULL, NULL,
-                                                                 tomorrow);
-    g_autoptr(GError) error = NULL;
-    Waiter waiter = { 0 };
-    g_autoptr(GAsyncResult) result = NULL;
-
-    nearby_history_cache_store_async (history, "https://page.example/", broken, NULL, on_result,
-                                      &waiter);
-    result = wait_result (&waiter);
-    g_assert_false (nearby_history_cache_store_finish (history, result, &error));
-    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
-  }
-  entry = cache_lookup (history, "https://page.example/");
-  g_assert_cmpstr (entry->page_json, ==, "{\"title\":\"New\"}");
-  g_clear_pointer (&entry, nearby_cache_entry_free);
-
-  /* Expired is absent. */
-  cache_store (history, "https://stale.example/", "{}", icon, "image/png", before - 1);
-  g_assert_null (cache_lookup (history, "https://stale.example/"));
-
-  close_history (history);
-
-  history = open_history (temp.path);
-  entry = cache_lookup (history, "https://page.example/");
-  g_assert_nonnull (entry);
-  g_assert_cmpstr (entry->page_json, ==, "{\"title\":\"New\"}");
-  close_history (history);
-}
-
-static void
-test_cache_prune (void)
-{
-  g_auto(TempHistory) temp = { 0 };
-  g_autofree char *kilobyte = g_strnfill (1000, 'k');
-  gint64 tomorrow = g_get_real_time () + G_TIME_SPAN_DAY;
-  NearbyHistory *history;
-  sqlite3 *db;
-
-  temp_history_init (&temp);
-  history = open_history (temp.path);
-  g_assert_cmpint (nearby_history_get_cache_limit (history), ==,
-                   NEARBY_HISTORY_DEFAULT_CACHE_LIMIT);
-  nearby_history_set_cache_limit (history, 3000);
-
-  for (guint i = 0; i < 5; i++)
-    {
-      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
-
-      cache_store (history, url, kilobyte, NULL, NULL, tomorrow);
-    }
-
-  /* The oldest went first, the three newest fit. */
-  for (guint i = 0; i < 5; i++)
-    {
-      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
-      g_autoptr(NearbyCacheEntry) entry = cache_lookup (history, url);
-
-      if (i < 2)
-        g_assert_null (entry);
-      else
-        g_assert_nonnull (entry);
-    }
-
-  nearby_history_set_cache_limit (history, 1000);
-  cache_prune (history);
-  for (guint i = 0; i < 5; i++)
-    {
-      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
-      g_autoptr(NearbyCacheEntry) entry = cache_lookup (history, url);
-
-      if (i < 4)
-        g_assert_null (entry);
-      else
-        g_assert_nonnull (entry);
-    }
-
-  /* Expired rows are removed from the file, not only hidden. */
-  nearby_history_set_cache_limit (history, NEARBY_HISTORY_DEFAULT_CACHE_LIMIT);
-  cache_store (history, "https://expired.example/", "{}", NULL, NULL, g_get_real_time () - 1);
-  cache_prune (history);
-  close_history (history);
-
-  db = raw_open (temp.path);
-  g_assert_cmpint (raw_query_int (db, "SELECT count(*) FROM page_cache"), ==, 1);
-  g_assert_cmpint (raw_query_int (db, "SELECT count(*) FROM page_cache"
-                                      " WHERE url = 'https://p4.example/'"), ==, 1);
-  sqlite3_close (db);
 }
 
 /* Clearing */
@@ -1269,8 +1123,6 @@ main (int   argc,
   g_test_add_func ("/history/in-memory", test_in_memory);
   g_test_add_func ("/history/not-open", test_not_open);
   g_test_add_func ("/history/cancelled", test_cancelled);
-  g_test_add_func ("/history/cache/store-lookup-expiry", test_cache);
-  g_test_add_func ("/history/cache/prune", test_cache_prune);
   g_test_add_func ("/history/clear", test_clear);
   g_test_add_func ("/history/migration/empty-file", test_migration_empty_file);
   g_test_add_func ("/history/migration/v0-with-other-tables", test_migration_v0_with_other_tables);
