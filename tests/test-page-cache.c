@@ -223,6 +223,29 @@ test_replace (Fixture       *fixture,
 }
 
 static void
+test_expiry (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GBytes) icon = g_bytes_new_static (icon_data, sizeof icon_data);
+  g_autoptr(NearbyCacheEntry) stale = nearby_cache_entry_new (page_json, icon, "image/png",
+                                                              g_get_real_time () - 1);
+  g_autoptr(NearbyCacheEntry) fresh = NULL;
+  g_autoptr(NearbyCacheEntry) found = NULL;
+
+  /* A page past its time is not shown, by either cache: the page loader puts what a look-up
+   * returns in the row as it is. */
+  store (fixture->cache, "https://kiosk.example/", stale);
+  g_assert_null (lookup (fixture->cache, "https://kiosk.example/"));
+
+  /* Fetched again, it is there again. */
+  fresh = nearby_cache_entry_new (page_json, icon, "image/png", in_an_hour ());
+  store (fixture->cache, "https://kiosk.example/", fresh);
+  found = lookup (fixture->cache, "https://kiosk.example/");
+  g_assert_nonnull (found);
+  g_assert_cmpstr (found->page_json, ==, page_json);
+}
+
+static void
 test_entry_copy (void)
 {
   g_autoptr(GBytes) icon = g_bytes_new_static (icon_data, sizeof icon_data);
@@ -262,12 +285,14 @@ main (int   argc,
                                                        caches[i].name);
       g_autofree char *icon = g_strdup_printf ("/page-cache/%s/icon", caches[i].name);
       g_autofree char *replace = g_strdup_printf ("/page-cache/%s/replace", caches[i].name);
+      g_autofree char *expiry = g_strdup_printf ("/page-cache/%s/expiry", caches[i].name);
 
       g_test_add (missing, Fixture, data, fixture_set_up, test_missing, fixture_tear_down);
       g_test_add (store_lookup, Fixture, data, fixture_set_up, test_store_lookup,
                   fixture_tear_down);
       g_test_add (icon, Fixture, data, fixture_set_up, test_icon, fixture_tear_down);
       g_test_add (replace, Fixture, data, fixture_set_up, test_replace, fixture_tear_down);
+      g_test_add (expiry, Fixture, data, fixture_set_up, test_expiry, fixture_tear_down);
     }
 
   return g_test_run ();

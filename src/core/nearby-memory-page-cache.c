@@ -98,9 +98,10 @@ memory_lookup_finish (NearbyPageCache  *cache,
   if (!g_task_propagate_boolean (G_TASK (result), error))
     return NULL;
 
-  /* Read at finish time: the entry may have changed since the look-up started. */
+  /* Read at finish time: the entry may have changed since the look-up started. Nothing stale
+   * is handed out, as from the history: the page loader shows what it gets as it is. */
   entry = g_hash_table_lookup (self->entries, url);
-  if (entry == NULL)
+  if (entry == NULL || entry->expires_at_us <= g_get_real_time ())
     return NULL;
 
   return nearby_cache_entry_copy (entry);

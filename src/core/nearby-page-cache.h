@@ -51,7 +51,7 @@ struct _NearbyPageCacheInterface
                                        GCancellable            *cancellable,
                                        GAsyncReadyCallback      callback,
                                        gpointer                 user_data);
-  /* NULL without an error: nothing stored for this URL */
+  /* NULL without an error: nothing fresh is stored for this URL */
   NearbyCacheEntry * (*lookup_finish) (NearbyPageCache         *self,
                                        GAsyncResult            *result,
                                        GError                 **error);
