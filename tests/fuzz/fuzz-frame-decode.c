@@ -1,4 +1,4 @@
-/* fuzz-frame-decode.c: every decoder of nearby-frame.c on the same bytes
+/* fuzz-frame-decode.c: every decoder of nearby-frame-decode.c on the same bytes
  *
  * The input is read as Eddystone and UriBeacon service data, Apple manufacturer data and a
  * whole advertising payload. Besides memory errors (ASan), it aborts when a decoder breaks its
