@@ -1,4 +1,5 @@
-/* nearby-frame-private.h: the wire format and helpers shared by the frame decoder and encoder
+/* nearby-frame-private.h: the wire format and helpers that decoding, encoding and the error
+ * descriptions share
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,6 +1,6 @@
 /* nearby-frame.h: beacon frames, decoded and encoded
  *
- * Pure C99 with no GLib, so that the fuzzers and firmware authors can take this file pair alone.
+ * Pure C99 with no GLib, so that the fuzzers and firmware authors can take this folder alone.
  * Nothing here allocates: every result is written into caller-owned storage.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
