@@ -31,12 +31,33 @@ test_estimate_unknown (void)
   g_assert_cmpfloat (nearby_distance_estimate (-20, -60, 0.0), <, 0.0);
 }
 
+/* The simulated beacons of the demo and the benchmarks are heard where the estimate puts them. */
+static void
+test_expected_rssi (void)
+{
+  g_assert_cmpfloat_with_epsilon (nearby_distance_expected_rssi (-20, 1.0, 2.0), -61.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (nearby_distance_expected_rssi (-20, 10.0, 2.0), -81.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (nearby_distance_expected_rssi (-20, 10.0, 4.0), -101.0, 1e-9);
+
+  for (int rssi = -100; rssi <= -30; rssi++)
+    {
+      double metres = nearby_distance_estimate (TX_POWER, rssi, 2.5);
+
+      g_assert_cmpfloat_with_epsilon (nearby_distance_expected_rssi (TX_POWER, metres, 2.5), rssi,
+                                      1e-9);
+    }
+
+  g_assert_true (isnan (nearby_distance_expected_rssi (-20, 0.0, 2.0)));
+  g_assert_true (isnan (nearby_distance_expected_rssi (-20, -1.0, 2.0)));
+  g_assert_true (isnan (nearby_distance_expected_rssi (-20, 1.0, 0.0)));
+}
+
 /* The RSSI the model predicts at @metres, for building traces. */
 static double
 rssi_at (double metres,
          double path_loss_exponent)
 {
-  return TX_POWER - 41 - 10.0 * path_loss_exponent * log10 (metres);
+  return nearby_distance_expected_rssi (TX_POWER, metres, path_loss_exponent);
 }
 
 static int
@@ -382,6 +403,7 @@ main (int   argc,
 
   g_test_add_func ("/distance/estimate/path-loss", test_estimate_path_loss);
   g_test_add_func ("/distance/estimate/unknown", test_estimate_unknown);
+  g_test_add_func ("/distance/expected-rssi", test_expected_rssi);
   g_test_add_func ("/distance/bucket/boundaries", test_bucket_boundaries);
   g_test_add_func ("/distance/filter/stationary-noise", test_stationary_noise);
   g_test_add_func ("/distance/filter/walk-up-lag", test_walk_up_lag);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nearby-distance.h"
 #include "nearby-object-list.h"
 
 #define TX_POWER (-20)
@@ -129,7 +130,7 @@ fixture_tear_down (Fixture       *fixture,
 static int
 rssi_at (double metres)
 {
-  return (int) lround (TX_POWER - 41 - 20 * log10 (metres));
+  return (int) lround (nearby_distance_expected_rssi (TX_POWER, metres, NEARBY_PATH_LOSS_DEFAULT));
 }
 
 static NearbyFrame

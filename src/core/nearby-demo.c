@@ -184,7 +184,8 @@ simulated_rssi (NearbyDemo *self,
   double u1 = MAX (g_rand_double (self->rand), 1e-9);
   double u2 = g_rand_double (self->rand);
   double noise = sqrt (-2.0 * log (u1)) * cos (2 * G_PI * u2) * RSSI_NOISE_DB;
-  double rssi = tx_power - 41 - 10 * NEARBY_PATH_LOSS_DEFAULT * log10 (MAX (distance, 0.1)) + noise;
+  double rssi = nearby_distance_expected_rssi (tx_power, MAX (distance, 0.1),
+                                               NEARBY_PATH_LOSS_DEFAULT) + noise;
 
   return (int) CLAMP (round (rssi), -110, -20);
 }

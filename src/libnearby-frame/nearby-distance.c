@@ -45,6 +45,25 @@ nearby_distance_estimate (int    tx_power_0m,
   return pow (10.0, (tx_power_0m - LOSS_AT_ONE_METRE - rssi) / (10.0 * path_loss_exponent));
 }
 
+/* The path loss (calibrated power minus RSSI) at which the model puts @metres. */
+static double
+path_loss_at (double metres,
+              double path_loss_exponent)
+{
+  return LOSS_AT_ONE_METRE + 10.0 * path_loss_exponent * log10 (metres);
+}
+
+double
+nearby_distance_expected_rssi (int    tx_power_0m,
+                               double metres,
+                               double path_loss_exponent)
+{
+  if (!(metres > 0.0) || !(path_loss_exponent > 0.0))
+    return NAN;
+
+  return tx_power_0m - path_loss_at (metres, path_loss_exponent);
+}
+
 const char *
 nearby_bucket_to_string (NearbyBucket bucket)
 {
@@ -85,12 +104,11 @@ path_exponent (const NearbyDistanceConfig *config)
   return config->path_loss_exponent > 0.0 ? config->path_loss_exponent : NEARBY_PATH_LOSS_DEFAULT;
 }
 
-/* The path loss (calibrated power minus RSSI) at which the model puts @metres. */
 static double
 loss_at (const NearbyDistanceConfig *config,
          double                      metres)
 {
-  return LOSS_AT_ONE_METRE + 10.0 * path_exponent (config) * log10 (metres);
+  return path_loss_at (metres, path_exponent (config));
 }
 
 static NearbyBucket

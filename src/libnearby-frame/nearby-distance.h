@@ -23,6 +23,12 @@ double nearby_distance_estimate (int    tx_power_0m,
                                  int    rssi,
                                  double path_loss_exponent);
 
+/* The other way round: the RSSI the model expects @metres away, tx0 - 41 - 10 n log10(d), for
+ * simulated beacons and tests. NAN unless @metres and @path_loss_exponent are positive. */
+double nearby_distance_expected_rssi (int    tx_power_0m,
+                                      double metres,
+                                      double path_loss_exponent);
+
 /* True for an RSSI a radio can report: not BlueZ's 127 ("not available") nor the 0 it sets when
  * discovery stops, and within -127..+20 dBm. */
 bool   nearby_rssi_is_known     (int    rssi);

@@ -15,6 +15,7 @@
 
 #include "bench-churn-source.h"
 #include "bench-util.h"
+#include "nearby-distance.h"
 
 #define TICK_MS        10
 #define N_NOISE        8192
@@ -77,7 +78,8 @@ bench_churn_source_new (guint  n_beacons,
       double distance = NEAREST_M * pow (FARTHEST_M / NEAREST_M, fraction);
 
       g_ptr_array_add (self->sightings, bench_beacon_sighting (i, 0, NEARBY_RSSI_UNKNOWN));
-      self->mean_rssi[i] = TX_POWER_0M - 41 - 20 * log10 (distance);
+      self->mean_rssi[i] = nearby_distance_expected_rssi (TX_POWER_0M, distance,
+                                                          NEARBY_PATH_LOSS_DEFAULT);
     }
 
   /* Box-Muller, once: drawing it per sighting would be the source's cost, not the list's. */
