@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nearby-frame.h"
-#include "nearby-frame-json.h"
+#include "nearby-hex.h"
 
 #define SEED 0x6e656172  /* fixed, so that a failure reproduces */
 

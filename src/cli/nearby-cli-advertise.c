@@ -14,7 +14,7 @@
 
 #include "nearby-advertiser.h"
 #include "nearby-cli.h"
-#include "nearby-frame-json.h"
+#include "nearby-hex.h"
 
 /* Only bounds a bluetoothd that never answers UnregisterAdvertisement. */
 #define STOP_TIMEOUT_MS 5000

@@ -17,6 +17,7 @@
 #include "nearby-cli.h"
 #include "nearby-frame.h"
 #include "nearby-frame-json.h"
+#include "nearby-hex.h"
 
 /* Eddystone frames usually come with a -20 dBm calibration at 0 m (-61 dBm at 1 m). */
 #define DEFAULT_TX_POWER (-20)

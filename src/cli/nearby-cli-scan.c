@@ -18,6 +18,7 @@
 #include "nearby-cli.h"
 #include "nearby-distance.h"
 #include "nearby-frame-json.h"
+#include "nearby-hex.h"
 #include "nearby-scanner.h"
 
 /* How long bluetoothd may take to answer before we call it unavailable, and how long an

@@ -20,11 +20,4 @@ G_BEGIN_DECLS
 void     nearby_frame_add_json_members (const NearbyFrame  *frame,
                                         JsonBuilder        *builder);
 
-/* Parses hex as btmon, hcidump or nRF Connect print it: pairs of digits, optionally separated by
- * spaces, ':', '-' or ',', with an optional "0x" before the whole string or before each byte. */
-GBytes  *nearby_hex_parse              (const char         *text,
-                                        GError            **error);
-char    *nearby_hex_format             (const guint8       *data,
-                                        gsize               len);
-
 G_END_DECLS

@@ -11,7 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "nearby-frame-json.h"
+#include "nearby-hex.h"
 #include "nearby-replay.h"
 
 /* A file of garbage should not grow memory without bound: later messages are only counted. */

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "nearby-frame-json.h"
+#include "nearby-hex.h"
 #include "nearby-inspector.h"
 #include "nearby-object-row.h"
 #include "nearby-signal-graph.h"
