@@ -87,13 +87,19 @@ test_errors_point_at_the_typo (void)
   g_assert_cmpstr (accented, ==, "“02é1” is not hexadecimal: unexpected character at position 3");
 }
 
-/* Bytes that are not UTF-8 are not repeated back: the message stays valid text. */
+/* Bytes that are not UTF-8 are not repeated back, wherever they are: the message stays valid
+ * text, with the position of the first problem. */
 static void
 test_error_on_binary_input (void)
 {
-  g_autofree char *message = parse_error ("02\xff");
+  g_autofree char *binary = parse_error ("02\xff");
+  g_autofree char *typo_before = parse_error ("02 zz \xff");
+  g_autofree char *lone_before = parse_error ("02 1 \xff");
 
-  g_assert_cmpstr (message, ==, "“input” is not hexadecimal: unexpected character at position 3");
+  g_assert_cmpstr (binary, ==, "“input” is not hexadecimal: unexpected character at position 3");
+  g_assert_cmpstr (typo_before, ==, "“input” is not hexadecimal: unexpected “z” at position 4");
+  g_assert_cmpstr (lone_before, ==,
+                   "“input” has a lone hex digit at position 4: write every byte as two digits");
 }
 
 static void

@@ -30,6 +30,13 @@ nearby_hex_format (const guint8 *data,
   return text;
 }
 
+/* Error messages repeat the text only when it is UTF-8: they must stay valid text. */
+static const char *
+text_to_show (const char *text)
+{
+  return g_utf8_validate (text, -1, NULL) ? text : "input";
+}
+
 GBytes *
 nearby_hex_parse (const char  *text,
                   GError     **error)
@@ -63,7 +70,7 @@ nearby_hex_parse (const char  *text,
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        _("“%s” has a lone hex digit at position %d: write every byte as two digits"),
-                       text, (int) (p - text) + 1);
+                       text_to_show (text), (int) (p - text) + 1);
           return NULL;
         }
       if (high < 0 || low < 0)
@@ -74,11 +81,11 @@ nearby_hex_parse (const char  *text,
           if ((guchar) *bad >= 0x80 || !g_ascii_isprint (*bad))
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                          _("“%s” is not hexadecimal: unexpected character at position %d"),
-                         g_utf8_validate (text, -1, NULL) ? text : "input", (int) (bad - text) + 1);
+                         text_to_show (text), (int) (bad - text) + 1);
           else
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                          _("“%s” is not hexadecimal: unexpected “%c” at position %d"),
-                         text, *bad, (int) (bad - text) + 1);
+                         text_to_show (text), *bad, (int) (bad - text) + 1);
           return NULL;
         }
       byte = (guint8) (high << 4 | low);
