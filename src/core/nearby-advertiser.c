@@ -12,11 +12,8 @@
 #include <glib/gi18n.h>
 
 #include "nearby-advertiser.h"
+#include "nearby-bluez.h"
 
-#define BLUEZ_NAME                 "org.bluez"
-#define ADAPTER_IFACE              "org.bluez.Adapter1"
-#define ADVERTISING_MANAGER_IFACE  "org.bluez.LEAdvertisingManager1"
-#define ADVERTISEMENT_IFACE        "org.bluez.LEAdvertisement1"
 #define OBJECT_MANAGER_IFACE       "org.freedesktop.DBus.ObjectManager"
 #define OBJECT_PATH_PREFIX         "/io/github/nearbyweb/Nearby/advertisement"
 
@@ -29,7 +26,7 @@
 
 static const char advertisement_xml[] =
   "<node>"
-  "  <interface name='" ADVERTISEMENT_IFACE "'>"
+  "  <interface name='" NEARBY_BLUEZ_ADVERTISEMENT_IFACE "'>"
   "    <method name='Release'/>"
   "    <property name='Type' type='s' access='read'/>"
   "    <property name='ServiceUUIDs' type='as' access='read'/>"
@@ -344,8 +341,8 @@ register_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           /* bluetoothd may have taken it before the cancellation: make sure it lets go. */
-          g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
-                                  ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
+          g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                                  NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                                   g_variant_new ("(o)", self->object_path), NULL,
                                   G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
                                   NULL, NULL, NULL);
@@ -362,8 +359,8 @@ register_cb (GObject      *object,
     {
       /* Cancelled while bluetoothd was taking it: have it let go, and only then report, so
        * that a process exiting on Ctrl+C does not leave the URL on the air. */
-      g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
-                              ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
+      g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                              NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                               g_variant_new ("(o)", self->object_path), NULL,
                               G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
                               NULL, unregister_after_cancel_cb, task);
@@ -403,7 +400,7 @@ variant_get_uint (GVariant *dict,
 static gboolean
 adapter_is_powered (GVariant *interfaces)
 {
-  g_autoptr(GVariant) adapter = g_variant_lookup_value (interfaces, ADAPTER_IFACE,
+  g_autoptr(GVariant) adapter = g_variant_lookup_value (interfaces, NEARBY_BLUEZ_ADAPTER_IFACE,
                                                         G_VARIANT_TYPE_VARDICT);
   gboolean powered = FALSE;
 
@@ -413,50 +410,43 @@ adapter_is_powered (GVariant *interfaces)
   return powered;
 }
 
-/* Picks the named adapter, or the first powered one by path, else the first one. Returns its
- * interfaces. */
+/* Picks the adapter among @objects (GetManagedObjects' answer) and returns its interfaces. */
 static GVariant *
 choose_adapter (NearbyAdvertiser  *self,
                 GVariant          *objects,
                 GError           **error)
 {
-  g_autoptr(GVariant) chosen = NULL;
-  g_autofree char *chosen_path = NULL;
+  g_autoptr(GPtrArray) interfaces =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  g_autoptr(GArray) adapters = g_array_new (FALSE, FALSE, sizeof (NearbyBluezAdapter));
   GVariantIter iter;
   const char *path;
-  GVariant *interfaces;
+  GVariant *object_interfaces;
+  int chosen;
 
   g_variant_iter_init (&iter, objects);
-  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &path, &interfaces))
+  while (g_variant_iter_next (&iter, "{&o@a{sa{sv}}}", &path, &object_interfaces))
     {
-      g_autoptr(GVariant) owned = interfaces;
-      g_autoptr(GVariant) adapter = g_variant_lookup_value (interfaces, ADAPTER_IFACE,
+      g_autoptr(GVariant) adapter = g_variant_lookup_value (object_interfaces,
+                                                            NEARBY_BLUEZ_ADAPTER_IFACE,
                                                             G_VARIANT_TYPE_VARDICT);
-      g_autofree char *name = g_path_get_basename (path);
-      gboolean better;
+      NearbyBluezAdapter candidate;
 
       if (adapter == NULL)
-        continue;
-
-      if (self->adapter != NULL)
-        better = g_str_equal (name, self->adapter);
-      else if (chosen == NULL)
-        better = TRUE;
-      else if (adapter_is_powered (interfaces) != adapter_is_powered (chosen))
-        better = adapter_is_powered (interfaces);
-      else
-        better = g_strcmp0 (path, chosen_path) < 0;
-
-      if (better)
         {
-          g_clear_pointer (&chosen, g_variant_unref);
-          chosen = g_variant_ref (interfaces);
-          g_free (chosen_path);
-          chosen_path = g_strdup (path);
+          g_variant_unref (object_interfaces);
+          continue;
         }
+
+      candidate.object_path = path;
+      candidate.powered = adapter_is_powered (object_interfaces);
+      g_array_append_val (adapters, candidate);
+      g_ptr_array_add (interfaces, object_interfaces);
     }
 
-  if (chosen == NULL)
+  chosen = nearby_bluez_choose_adapter ((const NearbyBluezAdapter *) (gpointer) adapters->data,
+                                        adapters->len, self->adapter);
+  if (chosen < 0)
     {
       if (self->adapter != NULL)
         g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_NO_ADAPTER,
@@ -468,9 +458,9 @@ choose_adapter (NearbyAdvertiser  *self,
     }
 
   g_free (self->adapter_path);
-  self->adapter_path = g_steal_pointer (&chosen_path);
+  self->adapter_path = g_strdup (g_array_index (adapters, NearbyBluezAdapter, chosen).object_path);
 
-  return g_steal_pointer (&chosen);
+  return g_variant_ref (g_ptr_array_index (interfaces, chosen));
 }
 
 static gboolean
@@ -478,9 +468,10 @@ check_adapter (NearbyAdvertiser  *self,
                GVariant          *interfaces,
                GError           **error)
 {
-  g_autoptr(GVariant) adapter = g_variant_lookup_value (interfaces, ADAPTER_IFACE,
+  g_autoptr(GVariant) adapter = g_variant_lookup_value (interfaces, NEARBY_BLUEZ_ADAPTER_IFACE,
                                                         G_VARIANT_TYPE_VARDICT);
-  g_autoptr(GVariant) manager = g_variant_lookup_value (interfaces, ADVERTISING_MANAGER_IFACE,
+  g_autoptr(GVariant) manager = g_variant_lookup_value (interfaces,
+                                                        NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE,
                                                         G_VARIANT_TYPE_VARDICT);
   g_autofree char *name = adapter_display_name (self);
   const char *power_state = NULL;
@@ -587,8 +578,8 @@ resume_managed_objects_cb (GObject      *object,
       return;
     }
 
-  g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
-                          ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
                           g_variant_new ("(o@a{sv})", self->object_path,
                                          g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
                           G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
@@ -605,8 +596,8 @@ try_resume (NearbyAdvertiser *self)
   g_clear_object (&self->resume_cancellable);
   self->resume_cancellable = g_cancellable_new ();
 
-  g_dbus_connection_call (self->bus, BLUEZ_NAME, "/", OBJECT_MANAGER_IFACE, "GetManagedObjects",
-                          NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
+                          "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
                           self->resume_cancellable, resume_managed_objects_cb, self);
 }
@@ -638,7 +629,7 @@ on_interfaces_added (GDBusConnection *connection,
     return;
 
   interfaces = g_variant_get_child_value (parameters, 1);
-  manager = g_variant_lookup_value (interfaces, ADVERTISING_MANAGER_IFACE, NULL);
+  manager = g_variant_lookup_value (interfaces, NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, NULL);
   if (manager != NULL)
     try_resume (self);
 }
@@ -684,18 +675,18 @@ managed_objects_cb (GObject      *object,
       return;
     }
 
-  self->bluez_watch_id = g_bus_watch_name_on_connection (self->bus, BLUEZ_NAME,
+  self->bluez_watch_id = g_bus_watch_name_on_connection (self->bus, NEARBY_BLUEZ_BUS_NAME,
                                                          G_BUS_NAME_WATCHER_FLAGS_NONE,
                                                          on_bluez_appeared, on_bluez_vanished,
                                                          self, NULL);
   self->interfaces_added_id =
-    g_dbus_connection_signal_subscribe (self->bus, BLUEZ_NAME, OBJECT_MANAGER_IFACE,
+    g_dbus_connection_signal_subscribe (self->bus, NEARBY_BLUEZ_BUS_NAME, OBJECT_MANAGER_IFACE,
                                         "InterfacesAdded", "/", NULL,
                                         G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added,
                                         self, NULL);
 
-  g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
-                          ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
                           g_variant_new ("(o@a{sv})", self->object_path,
                                          g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
                           G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
@@ -723,8 +714,8 @@ bus_cb (GObject      *object,
       return;
     }
 
-  g_dbus_connection_call (self->bus, BLUEZ_NAME, "/", OBJECT_MANAGER_IFACE, "GetManagedObjects",
-                          NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
+                          "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
                           g_task_get_cancellable (task), managed_objects_cb, task);
 }
@@ -855,8 +846,8 @@ nearby_advertiser_stop_async (NearbyAdvertiser    *self,
     }
 
   set_state (self, NEARBY_ADVERTISER_STATE_STOPPING);
-  g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
-                          ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                           g_variant_new ("(o)", self->object_path), NULL,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
                           cancellable, unregister_cb, g_steal_pointer (&task));
@@ -1007,8 +998,8 @@ nearby_advertiser_dispose (GObject *object)
 
   /* Nobody waits for the answer; the message still goes out on the shared connection. */
   if ((self->registered || self->resume_cancellable != NULL) && self->bus != NULL)
-    g_dbus_connection_call (self->bus, BLUEZ_NAME, self->adapter_path,
-                            ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
+    g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                            NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                             g_variant_new ("(o)", self->object_path), NULL,
                             G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
                             NULL, NULL, NULL);

@@ -10,12 +10,10 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "nearby-bluez.h"
 #include "nearby-scanner.h"
 #include "nearby-scanner-private.h"
 
-#define BLUEZ_NAME       "org.bluez"
-#define ADAPTER_IFACE    "org.bluez.Adapter1"
-#define DEVICE_IFACE     "org.bluez.Device1"
 #define CALL_TIMEOUT_MS  10000
 
 #define MAX_FRAMES_PER_UPDATE NEARBY_ADVERT_MAX_FRAMES
@@ -540,9 +538,9 @@ call_adapter (NearbyScanner       *self,
               gpointer             user_data)
 {
   g_dbus_connection_call (self->connection,
-                          BLUEZ_NAME,
+                          NEARBY_BLUEZ_BUS_NAME,
                           g_dbus_proxy_get_object_path (self->adapter),
-                          ADAPTER_IFACE,
+                          NEARBY_BLUEZ_ADAPTER_IFACE,
                           method,
                           parameters,
                           NULL,
@@ -741,55 +739,37 @@ adapter_properties_changed (NearbyScanner *self,
 static GDBusProxy *
 object_get_adapter (GDBusObject *object)
 {
-  return (GDBusProxy *) g_dbus_object_get_interface (object, ADAPTER_IFACE);
+  return (GDBusProxy *) g_dbus_object_get_interface (object, NEARBY_BLUEZ_ADAPTER_IFACE);
 }
 
 static GDBusProxy *
 find_adapter (NearbyScanner *self)
 {
   GList *objects = g_dbus_object_manager_get_objects (self->manager);
-  GDBusProxy *best = NULL;
-  gboolean best_powered = FALSE;
+  g_autoptr(GPtrArray) proxies = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) adapters = g_array_new (FALSE, FALSE, sizeof (NearbyBluezAdapter));
+  int chosen;
 
   for (GList *l = objects; l != NULL; l = l->next)
     {
-      g_autoptr(GDBusProxy) adapter = object_get_adapter (l->data);
-      const char *path;
-      gboolean powered;
+      GDBusProxy *adapter = object_get_adapter (l->data);
+      NearbyBluezAdapter candidate;
 
       if (adapter == NULL)
         continue;
 
-      path = g_dbus_proxy_get_object_path (adapter);
-      if (self->adapter_name != NULL)
-        {
-          g_autofree char *name = g_path_get_basename (path);
-
-          if (g_str_equal (name, self->adapter_name))
-            {
-              g_clear_object (&best);
-              best = g_steal_pointer (&adapter);
-              break;
-            }
-          continue;
-        }
-
-      /* The default: a powered adapter if there is one, then the first by name. */
-      powered = variant_lookup_boolean (adapter, "Powered", FALSE);
-      if (best == NULL
-          || (powered && !best_powered)
-          || (powered == best_powered
-              && strcmp (path, g_dbus_proxy_get_object_path (best)) < 0))
-        {
-          g_clear_object (&best);
-          best = g_steal_pointer (&adapter);
-          best_powered = powered;
-        }
+      candidate.object_path = g_dbus_proxy_get_object_path (adapter);
+      candidate.powered = variant_lookup_boolean (adapter, "Powered", FALSE);
+      g_array_append_val (adapters, candidate);
+      g_ptr_array_add (proxies, adapter);
     }
 
   g_list_free_full (objects, g_object_unref);
 
-  return best;
+  chosen = nearby_bluez_choose_adapter ((const NearbyBluezAdapter *) (gpointer) adapters->data,
+                                        adapters->len, self->adapter_name);
+
+  return chosen >= 0 ? g_object_ref (g_ptr_array_index (proxies, chosen)) : NULL;
 }
 
 static void
@@ -806,7 +786,8 @@ use_adapter (NearbyScanner *self,
   objects = g_dbus_object_manager_get_objects (self->manager);
   for (GList *l = objects; l != NULL; l = l->next)
     {
-      g_autoptr(GDBusInterface) device = g_dbus_object_get_interface (l->data, DEVICE_IFACE);
+      g_autoptr(GDBusInterface) device =
+        g_dbus_object_get_interface (l->data, NEARBY_BLUEZ_DEVICE_IFACE);
 
       if (device != NULL)
         device_added (self, G_DBUS_PROXY (device));
@@ -884,8 +865,10 @@ on_object_added (GDBusObjectManager *manager,
                  GDBusObject        *object,
                  NearbyScanner      *self)
 {
-  g_autoptr(GDBusInterface) device = g_dbus_object_get_interface (object, DEVICE_IFACE);
-  g_autoptr(GDBusInterface) adapter = g_dbus_object_get_interface (object, ADAPTER_IFACE);
+  g_autoptr(GDBusInterface) device =
+    g_dbus_object_get_interface (object, NEARBY_BLUEZ_DEVICE_IFACE);
+  g_autoptr(GDBusInterface) adapter =
+    g_dbus_object_get_interface (object, NEARBY_BLUEZ_ADAPTER_IFACE);
 
   if (adapter != NULL && self->adapter == NULL)
     refresh (self);
@@ -919,9 +902,9 @@ on_interface_added (GDBusObjectManager *manager,
 {
   const char *name = g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface));
 
-  if (g_str_equal (name, ADAPTER_IFACE) && self->adapter == NULL)
+  if (g_str_equal (name, NEARBY_BLUEZ_ADAPTER_IFACE) && self->adapter == NULL)
     refresh (self);
-  else if (g_str_equal (name, DEVICE_IFACE))
+  else if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
     device_added (self, G_DBUS_PROXY (interface));
 }
 
@@ -936,7 +919,8 @@ on_interface_removed (GDBusObjectManager *manager,
       drop_adapter (self);
       refresh (self);
     }
-  else if (g_str_equal (g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface)), DEVICE_IFACE))
+  else if (g_str_equal (g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface)),
+                        NEARBY_BLUEZ_DEVICE_IFACE))
     {
       g_hash_table_remove (self->devices, g_dbus_object_get_object_path (object));
     }
@@ -952,7 +936,7 @@ on_properties_changed (GDBusObjectManagerClient *manager,
 {
   const char *name = g_dbus_proxy_get_interface_name (proxy);
 
-  if (g_str_equal (name, DEVICE_IFACE))
+  if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
     {
       g_autoptr(GVariant) rssi = g_variant_lookup_value (changed, "RSSI", NULL);
       g_autoptr(GVariant) service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
@@ -1104,11 +1088,11 @@ nearby_scanner_power_on_async (NearbyScanner       *self,
     }
 
   g_dbus_connection_call (self->connection,
-                          BLUEZ_NAME,
+                          NEARBY_BLUEZ_BUS_NAME,
                           g_dbus_proxy_get_object_path (self->adapter),
                           "org.freedesktop.DBus.Properties",
                           "Set",
-                          g_variant_new ("(ssv)", ADAPTER_IFACE, "Powered",
+                          g_variant_new ("(ssv)", NEARBY_BLUEZ_ADAPTER_IFACE, "Powered",
                                          g_variant_new_boolean (TRUE)),
                           NULL,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START,
@@ -1183,7 +1167,7 @@ nearby_scanner_constructed (GObject *object)
   self->retry_delay_ms = self->retry_interval_ms;
   g_dbus_object_manager_client_new_for_bus (G_BUS_TYPE_SYSTEM,
                                             G_DBUS_OBJECT_MANAGER_CLIENT_FLAGS_DO_NOT_AUTO_START,
-                                            BLUEZ_NAME,
+                                            NEARBY_BLUEZ_BUS_NAME,
                                             "/",
                                             NULL, NULL, NULL,
                                             self->cancellable,
@@ -1199,9 +1183,9 @@ nearby_scanner_dispose (GObject *object)
   /* No cancellable: the call must go out even though we are going away. */
   if ((self->session_active || self->arming) && self->adapter != NULL && self->connection != NULL)
     g_dbus_connection_call (self->connection,
-                            BLUEZ_NAME,
+                            NEARBY_BLUEZ_BUS_NAME,
                             g_dbus_proxy_get_object_path (self->adapter),
-                            ADAPTER_IFACE,
+                            NEARBY_BLUEZ_ADAPTER_IFACE,
                             "StopDiscovery",
                             NULL, NULL,
                             G_DBUS_CALL_FLAGS_NO_AUTO_START,
