@@ -10,13 +10,12 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "nearby-advert.h"
 #include "nearby-bluez.h"
 #include "nearby-scanner.h"
-#include "nearby-scanner-private.h"
 
 #define CALL_TIMEOUT_MS  10000
 
-#define MAX_FRAMES_PER_UPDATE NEARBY_ADVERT_MAX_FRAMES
 #define MAX_STALL_FACTOR      8
 
 #define DEFAULT_STALL_TIMEOUT_MS      (3 * 60 * 1000)
@@ -185,145 +184,6 @@ is_remote_error (const GError *error,
 
 /* Sightings */
 
-static guint16
-uuid16_from_string (const char *uuid)
-{
-  static const char base_suffix[] = "-0000-1000-8000-00805f9b34fb";
-  guint16 value = 0;
-
-  if (strlen (uuid) != 36 || strncmp (uuid, "0000", 4) != 0
-      || g_ascii_strcasecmp (uuid + 8, base_suffix) != 0)
-    return 0;
-
-  for (guint i = 4; i < 8; i++)
-    {
-      int digit = g_ascii_xdigit_value (uuid[i]);
-
-      if (digit < 0)
-        return 0;
-      value = (guint16) (value << 4 | digit);
-    }
-
-  return value;
-}
-
-static const guint8 *
-bytes_of_variant (GVariant *boxed,
-                  gsize    *len)
-{
-  g_autoptr(GVariant) value = NULL;
-  const guint8 *data;
-
-  if (!g_variant_is_of_type (boxed, G_VARIANT_TYPE_VARIANT))
-    return NULL;
-
-  value = g_variant_get_variant (boxed);
-  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
-    return NULL;
-
-  /* The data stays alive with its container, which the caller holds. */
-  data = g_variant_get_fixed_array (value, len, 1);
-  return *len > 0 ? data : NULL;
-}
-
-static guint
-decode_service_data (GVariant     *service_data,
-                     NearbyAdvertFrame *frames,
-                     guint         n_frames)
-{
-  GVariantIter iter;
-  const char *key;
-  GVariant *boxed;
-
-  if (service_data == NULL || !g_variant_is_of_type (service_data, G_VARIANT_TYPE ("a{sv}")))
-    return n_frames;
-
-  g_variant_iter_init (&iter, service_data);
-  while (n_frames < MAX_FRAMES_PER_UPDATE
-         && g_variant_iter_next (&iter, "{&s@v}", &key, &boxed))
-    {
-      guint16 uuid16 = uuid16_from_string (key);
-      const guint8 *data;
-      gsize len = 0;
-
-      if (uuid16 != NEARBY_UUID16_EDDYSTONE && uuid16 != NEARBY_UUID16_URIBEACON)
-        {
-          g_variant_unref (boxed);
-          continue;
-        }
-
-      data = bytes_of_variant (boxed, &len);
-      g_variant_unref (boxed);
-      if (data == NULL)
-        continue;
-
-      nearby_frame_decode_service_data (uuid16, data, len, &frames[n_frames].frame);
-      if (frames[n_frames].frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
-        continue;
-      if (frames[n_frames].frame.service_uuid == 0)
-        frames[n_frames].frame.service_uuid = uuid16;
-      frames[n_frames].raw = data;
-      frames[n_frames].raw_len = len;
-      n_frames++;
-    }
-
-  return n_frames;
-}
-
-static guint
-decode_manufacturer_data (GVariant     *manufacturer_data,
-                          NearbyAdvertFrame *frames,
-                          guint         n_frames)
-{
-  GVariantIter iter;
-  guint16 company_id;
-  GVariant *boxed;
-
-  if (manufacturer_data == NULL
-      || !g_variant_is_of_type (manufacturer_data, G_VARIANT_TYPE ("a{qv}")))
-    return n_frames;
-
-  g_variant_iter_init (&iter, manufacturer_data);
-  while (n_frames < MAX_FRAMES_PER_UPDATE
-         && g_variant_iter_next (&iter, "{q@v}", &company_id, &boxed))
-    {
-      const guint8 *data;
-      gsize len = 0;
-
-      if (company_id != NEARBY_COMPANY_APPLE)
-        {
-          g_variant_unref (boxed);
-          continue;
-        }
-
-      data = bytes_of_variant (boxed, &len);
-      g_variant_unref (boxed);
-      if (data == NULL)
-        continue;
-
-      nearby_frame_decode_manufacturer_data (company_id, data, len, &frames[n_frames].frame);
-      /* Most Apple data is AirDrop, Handoff and the like: not ours. */
-      if (frames[n_frames].frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
-        continue;
-      frames[n_frames].frame.service_uuid = 0;
-      frames[n_frames].raw = data;
-      frames[n_frames].raw_len = len;
-      n_frames++;
-    }
-
-  return n_frames;
-}
-
-guint
-nearby_scanner_decode_advert (GVariant          *service_data,
-                              GVariant          *manufacturer_data,
-                              NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES])
-{
-  guint n_frames = decode_service_data (service_data, frames, 0);
-
-  return decode_manufacturer_data (manufacturer_data, frames, n_frames);
-}
-
 static void
 emit_sighting (NearbyScanner     *self,
                Device            *device,
@@ -379,7 +239,7 @@ device_update (NearbyScanner *self,
                gboolean       rssi_invalidated)
 {
   const char *path = g_dbus_proxy_get_object_path (proxy);
-  NearbyAdvertFrame frames[MAX_FRAMES_PER_UPDATE];
+  NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
   gboolean rssi_changed;
   Device *device;
   guint n_frames;
@@ -391,7 +251,7 @@ device_update (NearbyScanner *self,
   self->last_activity_us = g_get_monotonic_time ();
   self->stall_factor = 1;
 
-  n_frames = nearby_scanner_decode_advert (service_data, manufacturer_data, frames);
+  n_frames = nearby_advert_decode (service_data, manufacturer_data, frames);
 
   device = g_hash_table_lookup (self->devices, path);
   if (device == NULL)

@@ -1,8 +1,8 @@
 /* fuzz-device-properties.c: Device1 properties of any shape, as bluetoothd (or anyone on the
- * system bus) might send them, through the scanner's decoding
+ * system bus) might send them, through the advert decoder the scanner uses
  *
  * The input is a serialized a{sv}, like the Device1 entry of InterfacesAdded. GVariant must stay
- * safe on untrusted data; the scanner must ignore wrong types and never read out of bounds.
+ * safe on untrusted data; the decoder must ignore wrong types and never read out of bounds.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,14 +11,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "nearby-scanner-private.h"
+#include "nearby-advert.h"
 
 static void
 check_frames (GVariant *service_data,
               GVariant *manufacturer_data)
 {
   NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
-  guint n_frames = nearby_scanner_decode_advert (service_data, manufacturer_data, frames);
+  guint n_frames = nearby_advert_decode (service_data, manufacturer_data, frames);
 
   g_assert_cmpuint (n_frames, <=, NEARBY_ADVERT_MAX_FRAMES);
   for (guint i = 0; i < n_frames; i++)

@@ -1,4 +1,4 @@
-/* nearby-scanner-private.h: the scanner's Device1 property decoding, for tests and fuzzers
+/* nearby-advert.h: the beacon frames in a Device1's ServiceData and ManufacturerData
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,8 +23,8 @@ typedef struct {
 /* Decodes the beacon frames of a Device1 ServiceData (a{sv} of ay) and ManufacturerData
  * (a{qv} of ay). Either may be NULL or of any type: wrong types yield no frames. Frames that are
  * not beacons at all are left out; invalid beacon frames are kept, with their error. */
-guint nearby_scanner_decode_advert (GVariant          *service_data,
-                                    GVariant          *manufacturer_data,
-                                    NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES]);
+guint nearby_advert_decode (GVariant          *service_data,
+                            GVariant          *manufacturer_data,
+                            NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES]);
 
 G_END_DECLS

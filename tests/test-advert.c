@@ -1,4 +1,4 @@
-/* test-scanner-decode.c: what the scanner makes of Device1 ServiceData and ManufacturerData
+/* test-advert.c: the beacon frames found in Device1 ServiceData and ManufacturerData
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "nearby-scanner-private.h"
+#include "nearby-advert.h"
 
 #define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
 
@@ -38,7 +38,7 @@ decode (GVariant          *sd,
         GVariant          *md,
         NearbyAdvertFrame *frames)
 {
-  return nearby_scanner_decode_advert (sd, md, frames);
+  return nearby_advert_decode (sd, md, frames);
 }
 
 static void
@@ -169,12 +169,12 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/scanner-decode/service-data/url", test_service_data_url);
-  g_test_add_func ("/scanner-decode/service-data/other-uuids", test_service_data_other_uuids);
-  g_test_add_func ("/scanner-decode/wrong-types", test_wrong_types);
-  g_test_add_func ("/scanner-decode/manufacturer-data", test_manufacturer_data);
-  g_test_add_func ("/scanner-decode/invalid-frames-kept", test_invalid_frames_kept);
-  g_test_add_func ("/scanner-decode/many-entries-capped", test_many_entries_capped);
+  g_test_add_func ("/advert/service-data/url", test_service_data_url);
+  g_test_add_func ("/advert/service-data/other-uuids", test_service_data_other_uuids);
+  g_test_add_func ("/advert/wrong-types", test_wrong_types);
+  g_test_add_func ("/advert/manufacturer-data", test_manufacturer_data);
+  g_test_add_func ("/advert/invalid-frames-kept", test_invalid_frames_kept);
+  g_test_add_func ("/advert/many-entries-capped", test_many_entries_capped);
 
   return g_test_run ();
 }
