@@ -8,11 +8,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
-#include "nearby-advert.h"
 #include "nearby-bluez.h"
-#include "nearby-scanner.h"
+#include "nearby-scanner-private.h"
 
 #define CALL_TIMEOUT_MS  10000
 
@@ -21,59 +19,6 @@
 #define DEFAULT_STALL_TIMEOUT_MS      (3 * 60 * 1000)
 #define DEFAULT_RETRY_INTERVAL_MS     2000
 #define DEFAULT_RETRY_INTERVAL_MAX_MS (60 * 1000)
-
-#define N_FRAME_KINDS (NEARBY_FRAME_KIND_IBEACON + 1)
-
-typedef struct {
-  gboolean    present;
-  NearbyFrame frame;
-  guint8      raw[NEARBY_ADV_MAX];
-  gsize       raw_len;
-} StoredFrame;
-
-/* Only devices that sent a beacon frame get one: phones and headphones cost a hash miss. */
-typedef struct {
-  char            *address;
-  int              rssi;
-  NearbyFrameKind  last_kind;
-  StoredFrame      frames[N_FRAME_KINDS];
-} Device;
-
-struct _NearbyScanner
-{
-  GObject             parent_instance;
-
-  char               *adapter_name;
-  guint               stall_timeout_ms;
-  guint               retry_interval_ms;
-  guint               retry_interval_max_ms;
-
-  GCancellable       *cancellable;
-  GDBusObjectManager *manager;
-  GDBusConnection    *connection;
-  GDBusProxy         *adapter;
-  char               *owner;     /* the bluetoothd our adapter and session belong to */
-  GHashTable         *devices;   /* object path -> Device */
-
-  NearbySourceState   state;
-  char               *state_message;
-
-  /* One discovery session attempt: SetDiscoveryFilter, StartDiscovery. Cancelling it makes
-   * late replies harmless when the adapter or bluetoothd changes under us. */
-  GCancellable       *session_cancellable;
-  gboolean            arming;
-  gboolean            session_active;
-  gboolean            seen_discovering;
-  gboolean            stopped;
-  guint               retry_source;
-  guint               retry_delay_ms;
-  guint               discovering_check_source;
-  guint               restart_count;
-
-  guint               watchdog_source;
-  gint64              last_activity_us;
-  guint               stall_factor;
-};
 
 static void nearby_scanner_source_iface_init (NearbySourceInterface *iface);
 
@@ -99,15 +44,6 @@ static GParamSpec *properties[N_PROPS];
 static void refresh             (NearbyScanner *self);
 static void begin_session       (NearbyScanner *self,
                                  gboolean       stop_first);
-
-static void
-device_free (gpointer data)
-{
-  Device *device = data;
-
-  g_free (device->address);
-  g_free (device);
-}
 
 static void
 set_state (NearbyScanner     *self,
@@ -160,15 +96,6 @@ adapter_is_blocked (GDBusProxy *adapter)
 }
 
 static gboolean
-path_is_under (const char *path,
-               const char *parent)
-{
-  gsize len = strlen (parent);
-
-  return strncmp (path, parent, len) == 0 && path[len] == '/';
-}
-
-static gboolean
 is_remote_error (const GError *error,
                  const char   *name)
 {
@@ -180,136 +107,6 @@ is_remote_error (const GError *error,
   remote = g_dbus_error_get_remote_error (error);
 
   return g_strcmp0 (remote, name) == 0;
-}
-
-/* Sightings */
-
-static void
-emit_sighting (NearbyScanner     *self,
-               Device            *device,
-               const NearbyFrame *frame,
-               const guint8      *raw,
-               gsize              raw_len)
-{
-  NearbySighting sighting = { 0 };
-
-  sighting.address = device->address;
-  sighting.time_us = g_get_real_time ();
-  sighting.rssi = device->rssi;
-  sighting.frame = *frame;
-  sighting.raw_len = MIN (raw_len, sizeof sighting.raw);
-  memcpy (sighting.raw, raw, sighting.raw_len);
-
-  nearby_source_emit_sighting (NEARBY_SOURCE (self), &sighting);
-}
-
-static int
-rssi_of_variant (GVariant *value)
-{
-  if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_INT16))
-    return g_variant_get_int16 (value);
-
-  return NEARBY_RSSI_UNKNOWN;
-}
-
-static Device *
-device_new_for_proxy (GDBusProxy *proxy)
-{
-  g_autoptr(GVariant) address = g_dbus_proxy_get_cached_property (proxy, "Address");
-  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
-  Device *device = g_new0 (Device, 1);
-
-  if (address != NULL && g_variant_is_of_type (address, G_VARIANT_TYPE_STRING))
-    device->address = g_variant_dup_string (address, NULL);
-  else
-    device->address = g_path_get_basename (g_dbus_proxy_get_object_path (proxy));
-  device->rssi = rssi_of_variant (rssi);
-
-  return device;
-}
-
-/* Handles the advert data of one device: from its first appearance (@initial) or from a
- * PropertiesChanged. Any of @rssi, @service_data, @manufacturer_data may be NULL. */
-static void
-device_update (NearbyScanner *self,
-               GDBusProxy    *proxy,
-               GVariant      *rssi,
-               GVariant      *service_data,
-               GVariant      *manufacturer_data,
-               gboolean       rssi_invalidated)
-{
-  const char *path = g_dbus_proxy_get_object_path (proxy);
-  NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
-  gboolean rssi_changed;
-  Device *device;
-  guint n_frames;
-
-  if (self->adapter == NULL || self->stopped
-      || !path_is_under (path, g_dbus_proxy_get_object_path (self->adapter)))
-    return;
-
-  self->last_activity_us = g_get_monotonic_time ();
-  self->stall_factor = 1;
-
-  n_frames = nearby_advert_decode (service_data, manufacturer_data, frames);
-
-  device = g_hash_table_lookup (self->devices, path);
-  if (device == NULL)
-    {
-      if (n_frames == 0)
-        return;
-      device = device_new_for_proxy (proxy);
-      g_hash_table_insert (self->devices, g_strdup (path), device);
-    }
-
-  rssi_changed = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
-  if (rssi_changed)
-    device->rssi = g_variant_get_int16 (rssi);
-  if (rssi_invalidated)
-    device->rssi = NEARBY_RSSI_UNKNOWN;
-
-  for (guint i = 0; i < n_frames; i++)
-    {
-      const NearbyFrame *frame = &frames[i].frame;
-
-      if (frame->error == NEARBY_FRAME_OK && frame->kind != NEARBY_FRAME_KIND_NONE
-          && frame->kind < N_FRAME_KINDS)
-        {
-          StoredFrame *stored = &device->frames[frame->kind];
-
-          stored->present = TRUE;
-          stored->frame = *frame;
-          stored->raw_len = MIN (frames[i].raw_len, sizeof stored->raw);
-          memcpy (stored->raw, frames[i].raw, stored->raw_len);
-          device->last_kind = frame->kind;
-        }
-
-      emit_sighting (self, device, frame, frames[i].raw, frames[i].raw_len);
-    }
-
-  /* An RSSI change means an advert arrived, even when its bytes were the same as before. */
-  if (n_frames == 0 && rssi_changed)
-    {
-      StoredFrame *stored = &device->frames[NEARBY_FRAME_KIND_URL];
-
-      if (!stored->present)
-        stored = &device->frames[device->last_kind];
-      if (stored->present)
-        emit_sighting (self, device, &stored->frame, stored->raw, stored->raw_len);
-    }
-}
-
-static void
-device_added (NearbyScanner *self,
-              GDBusProxy    *proxy)
-{
-  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
-  g_autoptr(GVariant) service_data = g_dbus_proxy_get_cached_property (proxy, "ServiceData");
-  g_autoptr(GVariant) manufacturer_data =
-    g_dbus_proxy_get_cached_property (proxy, "ManufacturerData");
-
-  /* The RSSI is read inside device_update: passing it again would count as a new advert. */
-  device_update (self, proxy, NULL, service_data, manufacturer_data, FALSE);
 }
 
 /* The watchdog: discovery that runs but hears nothing for a long time is restarted. */
@@ -650,7 +447,7 @@ use_adapter (NearbyScanner *self,
         g_dbus_object_get_interface (l->data, NEARBY_BLUEZ_DEVICE_IFACE);
 
       if (device != NULL)
-        device_added (self, G_DBUS_PROXY (device));
+        _nearby_scanner_device_added (self, G_DBUS_PROXY (device));
     }
   g_list_free_full (objects, g_object_unref);
 }
@@ -733,7 +530,7 @@ on_object_added (GDBusObjectManager *manager,
   if (adapter != NULL && self->adapter == NULL)
     refresh (self);
   if (device != NULL)
-    device_added (self, G_DBUS_PROXY (device));
+    _nearby_scanner_device_added (self, G_DBUS_PROXY (device));
 }
 
 static void
@@ -765,7 +562,7 @@ on_interface_added (GDBusObjectManager *manager,
   if (g_str_equal (name, NEARBY_BLUEZ_ADAPTER_IFACE) && self->adapter == NULL)
     refresh (self);
   else if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
-    device_added (self, G_DBUS_PROXY (interface));
+    _nearby_scanner_device_added (self, G_DBUS_PROXY (interface));
 }
 
 static void
@@ -806,7 +603,8 @@ on_properties_changed (GDBusObjectManagerClient *manager,
                                   && g_strv_contains (invalidated, "RSSI");
 
       if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || rssi_invalidated)
-        device_update (self, proxy, rssi, service_data, manufacturer_data, rssi_invalidated);
+        _nearby_scanner_device_changed (self, proxy, rssi, service_data, manufacturer_data,
+                                        rssi_invalidated);
     }
   else if (proxy == self->adapter)
     {
@@ -1214,7 +1012,7 @@ static void
 nearby_scanner_init (NearbyScanner *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_free);
+  self->devices = _nearby_scanner_devices_new ();
   self->state = NEARBY_SOURCE_STATE_STARTING;
   self->stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
   self->retry_interval_ms = DEFAULT_RETRY_INTERVAL_MS;

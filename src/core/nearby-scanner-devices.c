@@ -1,0 +1,183 @@
+/* nearby-scanner-devices.c: the scanner's beacon devices: the last frame of each kind each one
+ * sent, and the sightings its adverts make
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-scanner"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "nearby-advert.h"
+#include "nearby-scanner-private.h"
+
+#define N_FRAME_KINDS (NEARBY_FRAME_KIND_IBEACON + 1)
+
+typedef struct {
+  gboolean    present;
+  NearbyFrame frame;
+  guint8      raw[NEARBY_ADV_MAX];
+  gsize       raw_len;
+} StoredFrame;
+
+/* Only devices that sent a beacon frame get one: phones and headphones cost a hash miss. */
+typedef struct {
+  char            *address;
+  int              rssi;
+  NearbyFrameKind  last_kind;
+  StoredFrame      frames[N_FRAME_KINDS];
+} Device;
+
+static void
+device_free (gpointer data)
+{
+  Device *device = data;
+
+  g_free (device->address);
+  g_free (device);
+}
+
+GHashTable *
+_nearby_scanner_devices_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, device_free);
+}
+
+static gboolean
+path_is_under (const char *path,
+               const char *parent)
+{
+  gsize len = strlen (parent);
+
+  return strncmp (path, parent, len) == 0 && path[len] == '/';
+}
+
+static void
+emit_sighting (NearbyScanner     *self,
+               Device            *device,
+               const NearbyFrame *frame,
+               const guint8      *raw,
+               gsize              raw_len)
+{
+  NearbySighting sighting = { 0 };
+
+  sighting.address = device->address;
+  sighting.time_us = g_get_real_time ();
+  sighting.rssi = device->rssi;
+  sighting.frame = *frame;
+  sighting.raw_len = MIN (raw_len, sizeof sighting.raw);
+  memcpy (sighting.raw, raw, sighting.raw_len);
+
+  nearby_source_emit_sighting (NEARBY_SOURCE (self), &sighting);
+}
+
+static int
+rssi_of_variant (GVariant *value)
+{
+  if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_INT16))
+    return g_variant_get_int16 (value);
+
+  return NEARBY_RSSI_UNKNOWN;
+}
+
+static Device *
+device_new_for_proxy (GDBusProxy *proxy)
+{
+  g_autoptr(GVariant) address = g_dbus_proxy_get_cached_property (proxy, "Address");
+  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+  Device *device = g_new0 (Device, 1);
+
+  if (address != NULL && g_variant_is_of_type (address, G_VARIANT_TYPE_STRING))
+    device->address = g_variant_dup_string (address, NULL);
+  else
+    device->address = g_path_get_basename (g_dbus_proxy_get_object_path (proxy));
+  device->rssi = rssi_of_variant (rssi);
+
+  return device;
+}
+
+/* Handles the advert data of one device: from its first appearance (@initial) or from a
+ * PropertiesChanged. Any of @rssi, @service_data, @manufacturer_data may be NULL. */
+void
+_nearby_scanner_device_changed (NearbyScanner *self,
+                                GDBusProxy    *proxy,
+                                GVariant      *rssi,
+                                GVariant      *service_data,
+                                GVariant      *manufacturer_data,
+                                gboolean       rssi_invalidated)
+{
+  const char *path = g_dbus_proxy_get_object_path (proxy);
+  NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
+  gboolean rssi_changed;
+  Device *device;
+  guint n_frames;
+
+  if (self->adapter == NULL || self->stopped
+      || !path_is_under (path, g_dbus_proxy_get_object_path (self->adapter)))
+    return;
+
+  self->last_activity_us = g_get_monotonic_time ();
+  self->stall_factor = 1;
+
+  n_frames = nearby_advert_decode (service_data, manufacturer_data, frames);
+
+  device = g_hash_table_lookup (self->devices, path);
+  if (device == NULL)
+    {
+      if (n_frames == 0)
+        return;
+      device = device_new_for_proxy (proxy);
+      g_hash_table_insert (self->devices, g_strdup (path), device);
+    }
+
+  rssi_changed = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
+  if (rssi_changed)
+    device->rssi = g_variant_get_int16 (rssi);
+  if (rssi_invalidated)
+    device->rssi = NEARBY_RSSI_UNKNOWN;
+
+  for (guint i = 0; i < n_frames; i++)
+    {
+      const NearbyFrame *frame = &frames[i].frame;
+
+      if (frame->error == NEARBY_FRAME_OK && frame->kind != NEARBY_FRAME_KIND_NONE
+          && frame->kind < N_FRAME_KINDS)
+        {
+          StoredFrame *stored = &device->frames[frame->kind];
+
+          stored->present = TRUE;
+          stored->frame = *frame;
+          stored->raw_len = MIN (frames[i].raw_len, sizeof stored->raw);
+          memcpy (stored->raw, frames[i].raw, stored->raw_len);
+          device->last_kind = frame->kind;
+        }
+
+      emit_sighting (self, device, frame, frames[i].raw, frames[i].raw_len);
+    }
+
+  /* An RSSI change means an advert arrived, even when its bytes were the same as before. */
+  if (n_frames == 0 && rssi_changed)
+    {
+      StoredFrame *stored = &device->frames[NEARBY_FRAME_KIND_URL];
+
+      if (!stored->present)
+        stored = &device->frames[device->last_kind];
+      if (stored->present)
+        emit_sighting (self, device, &stored->frame, stored->raw, stored->raw_len);
+    }
+}
+
+void
+_nearby_scanner_device_added (NearbyScanner *self,
+                              GDBusProxy    *proxy)
+{
+  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+  g_autoptr(GVariant) service_data = g_dbus_proxy_get_cached_property (proxy, "ServiceData");
+  g_autoptr(GVariant) manufacturer_data =
+    g_dbus_proxy_get_cached_property (proxy, "ManufacturerData");
+
+  /* The RSSI is read when the device is created: passing it again would count as a new advert. */
+  _nearby_scanner_device_changed (self, proxy, NULL, service_data, manufacturer_data, FALSE);
+}

@@ -1,0 +1,65 @@
+/* nearby-scanner-private.h: the scanner's instance and the calls between its files
+ *
+ * nearby-scanner.c follows bluetoothd and the adapter and keeps a discovery session going,
+ * nearby-scanner-devices.c turns device properties into sightings.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "nearby-scanner.h"
+
+G_BEGIN_DECLS
+
+struct _NearbyScanner
+{
+  GObject             parent_instance;
+
+  char               *adapter_name;
+  guint               stall_timeout_ms;
+  guint               retry_interval_ms;
+  guint               retry_interval_max_ms;
+
+  GCancellable       *cancellable;
+  GDBusObjectManager *manager;
+  GDBusConnection    *connection;
+  GDBusProxy         *adapter;
+  char               *owner;     /* the bluetoothd our adapter and session belong to */
+  GHashTable         *devices;   /* object path -> Device, see nearby-scanner-devices.c */
+
+  NearbySourceState   state;
+  char               *state_message;
+
+  /* One discovery session attempt: SetDiscoveryFilter, StartDiscovery. Cancelling it makes
+   * late replies harmless when the adapter or bluetoothd changes under us. */
+  GCancellable       *session_cancellable;
+  gboolean            arming;
+  gboolean            session_active;
+  gboolean            seen_discovering;
+  gboolean            stopped;
+  guint               retry_source;
+  guint               retry_delay_ms;
+  guint               discovering_check_source;
+  guint               restart_count;
+
+  guint               watchdog_source;
+  gint64              last_activity_us;
+  guint               stall_factor;
+};
+
+/* nearby-scanner-devices.c */
+/* For self->devices: object path -> what that device sent. */
+GHashTable *_nearby_scanner_devices_new         (void);
+/* A Device1 appeared, with the properties it has. */
+void        _nearby_scanner_device_added        (NearbyScanner        *self,
+                                                 GDBusProxy           *proxy);
+/* Some of a Device1's properties changed; the others are NULL. */
+void        _nearby_scanner_device_changed      (NearbyScanner        *self,
+                                                 GDBusProxy           *proxy,
+                                                 GVariant             *rssi,
+                                                 GVariant             *service_data,
+                                                 GVariant             *manufacturer_data,
+                                                 gboolean              rssi_invalidated);
+
+G_END_DECLS
