@@ -1,7 +1,7 @@
-/* nearby-scanner-private.h: the scanner's instance and the calls between its files
+/* nearby-scanner-private.h: the scanner's instance and the calls between its three files
  *
- * nearby-scanner.c follows bluetoothd and the adapter and keeps a discovery session going,
- * nearby-scanner-devices.c turns device properties into sightings.
+ * nearby-scanner.c follows bluetoothd and the adapter, nearby-scanner-discovery.c keeps a
+ * discovery session going, nearby-scanner-devices.c turns device properties into sightings.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,6 +11,8 @@
 #include "nearby-scanner.h"
 
 G_BEGIN_DECLS
+
+#define CALL_TIMEOUT_MS  10000
 
 struct _NearbyScanner
 {
@@ -47,6 +49,33 @@ struct _NearbyScanner
   gint64              last_activity_us;
   guint               stall_factor;
 };
+
+/* nearby-scanner.c */
+void        _nearby_scanner_set_state           (NearbyScanner        *self,
+                                                 NearbySourceState     state,
+                                                 const char           *message);
+/* A boolean property as bluetoothd last published it, or @fallback when it is missing or of
+ * another type. */
+gboolean    _nearby_scanner_proxy_get_boolean   (GDBusProxy           *proxy,
+                                                 const char           *name,
+                                                 gboolean              fallback);
+
+/* nearby-scanner-discovery.c */
+void        _nearby_scanner_begin_session       (NearbyScanner        *self,
+                                                 gboolean              stop_first);
+void        _nearby_scanner_end_session         (NearbyScanner        *self);
+void        _nearby_scanner_schedule_watchdog   (NearbyScanner        *self,
+                                                 guint                 delay_ms);
+/* The adapter's Discovering property changed. */
+void        _nearby_scanner_discovering_changed (NearbyScanner        *self,
+                                                 gboolean              discovering);
+/* Calls @method of the Adapter1 interface of the adapter in use. */
+void        _nearby_scanner_call_adapter        (NearbyScanner        *self,
+                                                 const char           *method,
+                                                 GVariant             *parameters,
+                                                 GCancellable         *cancellable,
+                                                 GAsyncReadyCallback   callback,
+                                                 gpointer              user_data);
 
 /* nearby-scanner-devices.c */
 /* For self->devices: object path -> what that device sent. */

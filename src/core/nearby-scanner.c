@@ -1,4 +1,5 @@
-/* nearby-scanner.c
+/* nearby-scanner.c: beacon sightings from BlueZ: the GObject, and following bluetoothd and the
+ * adapter
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,10 +12,6 @@
 
 #include "nearby-bluez.h"
 #include "nearby-scanner-private.h"
-
-#define CALL_TIMEOUT_MS  10000
-
-#define MAX_STALL_FACTOR      8
 
 #define DEFAULT_STALL_TIMEOUT_MS      (3 * 60 * 1000)
 #define DEFAULT_RETRY_INTERVAL_MS     2000
@@ -41,14 +38,12 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void refresh             (NearbyScanner *self);
-static void begin_session       (NearbyScanner *self,
-                                 gboolean       stop_first);
+static void refresh (NearbyScanner *self);
 
-static void
-set_state (NearbyScanner     *self,
-           NearbySourceState  state,
-           const char        *message)
+void
+_nearby_scanner_set_state (NearbyScanner     *self,
+                           NearbySourceState  state,
+                           const char        *message)
 {
   gboolean state_changed = self->state != state;
   gboolean message_changed = g_strcmp0 (self->state_message, message) != 0;
@@ -72,10 +67,10 @@ set_state (NearbyScanner     *self,
     g_object_notify (G_OBJECT (self), "state-message");
 }
 
-static gboolean
-variant_lookup_boolean (GDBusProxy *proxy,
-                        const char *name,
-                        gboolean    fallback)
+gboolean
+_nearby_scanner_proxy_get_boolean (GDBusProxy *proxy,
+                                   const char *name,
+                                   gboolean    fallback)
 {
   g_autoptr(GVariant) value = g_dbus_proxy_get_cached_property (proxy, name);
 
@@ -95,264 +90,7 @@ adapter_is_blocked (GDBusProxy *adapter)
          && g_str_equal (g_variant_get_string (value, NULL), "off-blocked");
 }
 
-static gboolean
-is_remote_error (const GError *error,
-                 const char   *name)
-{
-  g_autofree char *remote = NULL;
-
-  if (!g_dbus_error_is_remote_error (error))
-    return FALSE;
-
-  remote = g_dbus_error_get_remote_error (error);
-
-  return g_strcmp0 (remote, name) == 0;
-}
-
-/* The watchdog: discovery that runs but hears nothing for a long time is restarted. */
-
-static gboolean watchdog_cb (gpointer user_data);
-
-static void
-watchdog_schedule (NearbyScanner *self,
-                   guint          delay_ms)
-{
-  g_clear_handle_id (&self->watchdog_source, g_source_remove);
-  self->watchdog_source = g_timeout_add (MAX (delay_ms, 1), watchdog_cb, self);
-}
-
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  NearbyScanner *self = user_data;
-  guint64 limit_ms = (guint64) self->stall_timeout_ms * self->stall_factor;
-  guint64 quiet_ms = (g_get_monotonic_time () - self->last_activity_us) / 1000;
-
-  self->watchdog_source = 0;
-
-  if (!self->session_active)
-    return G_SOURCE_REMOVE;
-
-  if (quiet_ms < limit_ms)
-    {
-      watchdog_schedule (self, (guint) (limit_ms - quiet_ms));
-      return G_SOURCE_REMOVE;
-    }
-
-  g_debug ("Nothing heard for %" G_GUINT64_FORMAT " ms: restarting discovery", quiet_ms);
-  self->restart_count++;
-  self->stall_factor = MIN (self->stall_factor * 2, MAX_STALL_FACTOR);
-  self->last_activity_us = g_get_monotonic_time ();
-  begin_session (self, TRUE);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Discovery sessions */
-
-static void
-end_session (NearbyScanner *self)
-{
-  g_cancellable_cancel (self->session_cancellable);
-  g_clear_object (&self->session_cancellable);
-  g_clear_handle_id (&self->retry_source, g_source_remove);
-  g_clear_handle_id (&self->discovering_check_source, g_source_remove);
-  g_clear_handle_id (&self->watchdog_source, g_source_remove);
-  self->arming = FALSE;
-  self->session_active = FALSE;
-  self->seen_discovering = FALSE;
-}
-
-static gboolean
-retry_cb (gpointer user_data)
-{
-  NearbyScanner *self = user_data;
-
-  self->retry_source = 0;
-  if (self->adapter != NULL && !self->stopped
-      && variant_lookup_boolean (self->adapter, "Powered", FALSE))
-    begin_session (self, TRUE);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_retry (NearbyScanner *self)
-{
-  self->arming = FALSE;
-  g_clear_handle_id (&self->retry_source, g_source_remove);
-  g_debug ("Retrying discovery in %u ms", self->retry_delay_ms);
-  self->retry_source = g_timeout_add (self->retry_delay_ms, retry_cb, self);
-  self->retry_delay_ms = MIN ((guint64) self->retry_delay_ms * 2, self->retry_interval_max_ms);
-}
-
-static void
-call_adapter (NearbyScanner       *self,
-              const char          *method,
-              GVariant            *parameters,
-              GCancellable        *cancellable,
-              GAsyncReadyCallback  callback,
-              gpointer             user_data)
-{
-  g_dbus_connection_call (self->connection,
-                          NEARBY_BLUEZ_BUS_NAME,
-                          g_dbus_proxy_get_object_path (self->adapter),
-                          NEARBY_BLUEZ_ADAPTER_IFACE,
-                          method,
-                          parameters,
-                          NULL,
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                          CALL_TIMEOUT_MS,
-                          cancellable,
-                          callback,
-                          user_data);
-}
-
-static void
-start_discovery_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  NearbyScanner *self;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = NEARBY_SCANNER (user_data);
-
-  if (error == NULL)
-    {
-      self->arming = FALSE;
-      self->session_active = TRUE;
-      self->seen_discovering = variant_lookup_boolean (self->adapter, "Discovering", FALSE);
-      self->retry_delay_ms = self->retry_interval_ms;
-      self->last_activity_us = g_get_monotonic_time ();
-      watchdog_schedule (self, self->stall_timeout_ms);
-      set_state (self, NEARBY_SOURCE_STATE_SCANNING, NULL);
-      return;
-    }
-
-  g_debug ("StartDiscovery failed: %s", error->message);
-
-  if (is_remote_error (error, "org.bluez.Error.InProgress"))
-    {
-      /* Usually our own session, left over: the retry stops it first. Never retry at once. */
-    }
-  else if (is_remote_error (error, "org.bluez.Error.NotReady"))
-    {
-      set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
-                 _("The Bluetooth adapter is not ready: it may be blocked by airplane mode "
-                   "or a hardware switch"));
-    }
-  else
-    {
-      g_autofree char *message = NULL;
-
-      g_dbus_error_strip_remote_error (error);
-      message = g_strdup_printf (_("Bluetooth discovery failed: %s"), error->message);
-      set_state (self, NEARBY_SOURCE_STATE_ERROR, message);
-    }
-
-  schedule_retry (self);
-}
-
-static void
-set_filter_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  NearbyScanner *self;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = NEARBY_SCANNER (user_data);
-
-  /* Without the filter discovery still works, only coarser: go on. */
-  if (error != NULL)
-    g_debug ("SetDiscoveryFilter failed: %s", error->message);
-
-  call_adapter (self, "StartDiscovery", NULL, self->session_cancellable,
-                start_discovery_cb, self);
-}
-
-static void
-set_filter (NearbyScanner *self)
-{
-  GVariantBuilder filter;
-
-  /* Any filter makes bluetoothd restart scan cycles at once and report every RSSI change;
-   * DuplicateData makes every advert count, so the watchdog and distances stay fresh. */
-  g_variant_builder_init (&filter, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&filter, "{sv}", "Transport", g_variant_new_string ("le"));
-  g_variant_builder_add (&filter, "{sv}", "DuplicateData", g_variant_new_boolean (TRUE));
-
-  call_adapter (self, "SetDiscoveryFilter", g_variant_new ("(a{sv})", &filter),
-                self->session_cancellable, set_filter_cb, self);
-}
-
-static void
-stop_before_start_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  /* "not started" is the usual answer here. */
-  if (error != NULL)
-    g_debug ("StopDiscovery before restart: %s", error->message);
-
-  set_filter (NEARBY_SCANNER (user_data));
-}
-
-static void
-begin_session (NearbyScanner *self,
-               gboolean       stop_first)
-{
-  g_return_if_fail (self->adapter != NULL);
-
-  end_session (self);
-  self->session_cancellable = g_cancellable_new ();
-  self->arming = TRUE;
-
-  if (self->state != NEARBY_SOURCE_STATE_SCANNING)
-    set_state (self, NEARBY_SOURCE_STATE_STARTING, _("Starting Bluetooth discovery…"));
-
-  if (stop_first)
-    call_adapter (self, "StopDiscovery", NULL, self->session_cancellable,
-                  stop_before_start_cb, self);
-  else
-    set_filter (self);
-}
-
-static gboolean
-discovering_check_cb (gpointer user_data)
-{
-  NearbyScanner *self = user_data;
-
-  self->discovering_check_source = 0;
-
-  if (self->session_active && self->adapter != NULL
-      && !variant_lookup_boolean (self->adapter, "Discovering", FALSE))
-    {
-      g_debug ("Discovery stopped without us asking: restarting it");
-      self->restart_count++;
-      begin_session (self, TRUE);
-    }
-
-  return G_SOURCE_REMOVE;
-}
+/* Adapters */
 
 static void
 adapter_properties_changed (NearbyScanner *self,
@@ -366,32 +104,18 @@ adapter_properties_changed (NearbyScanner *self,
   if (powered != NULL || power_state != NULL)
     {
       /* Power cycles drop every session and filter: start from scratch. */
-      if (!variant_lookup_boolean (self->adapter, "Powered", FALSE))
+      if (!_nearby_scanner_proxy_get_boolean (self->adapter, "Powered", FALSE))
         {
-          end_session (self);
+          _nearby_scanner_end_session (self);
           g_hash_table_remove_all (self->devices);
           self->retry_delay_ms = self->retry_interval_ms;
         }
       refresh (self);
     }
 
-  if (discovering == NULL || !self->session_active)
-    return;
-
-  if (g_variant_get_boolean (discovering))
-    {
-      self->seen_discovering = TRUE;
-      g_clear_handle_id (&self->discovering_check_source, g_source_remove);
-    }
-  else if (self->seen_discovering && self->discovering_check_source == 0)
-    {
-      /* bluetoothd may pause between scan cycles: only act if it stays off. */
-      self->discovering_check_source = g_timeout_add (self->retry_delay_ms,
-                                                      discovering_check_cb, self);
-    }
+  if (discovering != NULL)
+    _nearby_scanner_discovering_changed (self, g_variant_get_boolean (discovering));
 }
-
-/* Adapters */
 
 static GDBusProxy *
 object_get_adapter (GDBusObject *object)
@@ -416,7 +140,7 @@ find_adapter (NearbyScanner *self)
         continue;
 
       candidate.object_path = g_dbus_proxy_get_object_path (adapter);
-      candidate.powered = variant_lookup_boolean (adapter, "Powered", FALSE);
+      candidate.powered = _nearby_scanner_proxy_get_boolean (adapter, "Powered", FALSE);
       g_array_append_val (adapters, candidate);
       g_ptr_array_add (proxies, adapter);
     }
@@ -455,7 +179,7 @@ use_adapter (NearbyScanner *self,
 static void
 drop_adapter (NearbyScanner *self)
 {
-  end_session (self);
+  _nearby_scanner_end_session (self);
   g_hash_table_remove_all (self->devices);
   g_clear_object (&self->adapter);
   g_clear_pointer (&self->owner, g_free);
@@ -474,8 +198,8 @@ refresh (NearbyScanner *self)
   if (owner == NULL)
     {
       drop_adapter (self);
-      set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE,
-                 _("The Bluetooth service is not running"));
+      _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE,
+                                 _("The Bluetooth service is not running"));
       return;
     }
 
@@ -498,23 +222,23 @@ refresh (NearbyScanner *self)
         message = g_strdup_printf (_("Bluetooth adapter “%s” not found"), self->adapter_name);
       else
         message = g_strdup (_("No Bluetooth adapter found"));
-      set_state (self, NEARBY_SOURCE_STATE_NO_ADAPTER, message);
+      _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_ADAPTER, message);
       return;
     }
 
-  if (!variant_lookup_boolean (self->adapter, "Powered", FALSE))
+  if (!_nearby_scanner_proxy_get_boolean (self->adapter, "Powered", FALSE))
     {
-      end_session (self);
+      _nearby_scanner_end_session (self);
       if (adapter_is_blocked (self->adapter))
-        set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
-                   _("Bluetooth is blocked by airplane mode or a hardware switch"));
+        _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
+                                   _("Bluetooth is blocked by airplane mode or a hardware switch"));
       else
-        set_state (self, NEARBY_SOURCE_STATE_OFF, _("Bluetooth is off"));
+        _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_OFF, _("Bluetooth is off"));
       return;
     }
 
   if (!self->session_active && !self->arming && self->retry_source == 0)
-    begin_session (self, FALSE);
+    _nearby_scanner_begin_session (self, FALSE);
 }
 
 static void
@@ -647,7 +371,7 @@ manager_ready_cb (GObject      *object,
       g_autofree char *message =
         g_strdup_printf (_("Cannot reach the system bus: %s"), error->message);
 
-      set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE, message);
+      _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE, message);
       return;
     }
 
@@ -789,8 +513,8 @@ nearby_scanner_stop_async (NearbyScanner       *self,
   /* An attempt in flight may have started a session already: stop in either case. */
   was_active = self->session_active || self->arming;
   self->stopped = TRUE;
-  end_session (self);
-  set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
+  _nearby_scanner_end_session (self);
+  _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
 
   if (!was_active || self->adapter == NULL || self->connection == NULL)
     {
@@ -798,8 +522,8 @@ nearby_scanner_stop_async (NearbyScanner       *self,
       return;
     }
 
-  call_adapter (self, "StopDiscovery", NULL, cancellable, return_call_result_cb,
-                g_steal_pointer (&task));
+  _nearby_scanner_call_adapter (self, "StopDiscovery", NULL, cancellable, return_call_result_cb,
+                                g_steal_pointer (&task));
 }
 
 gboolean
@@ -851,7 +575,7 @@ nearby_scanner_dispose (GObject *object)
                             NULL, NULL, NULL);
 
   g_cancellable_cancel (self->cancellable);
-  end_session (self);
+  _nearby_scanner_end_session (self);
   g_clear_object (&self->adapter);
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
@@ -937,7 +661,7 @@ nearby_scanner_set_property (GObject      *object,
         {
           self->stall_timeout_ms = g_value_get_uint (value);
           if (self->watchdog_source != 0)
-            watchdog_schedule (self, self->stall_timeout_ms);
+            _nearby_scanner_schedule_watchdog (self, self->stall_timeout_ms);
           g_object_notify_by_pspec (object, pspec);
         }
       break;
