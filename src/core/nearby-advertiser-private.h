@@ -1,0 +1,61 @@
+/* nearby-advertiser-private.h: the advertiser's instance and the calls between its files
+ *
+ * nearby-advertiser.c exports the advertisement and registers it; nearby-advertiser-adapter.c
+ * picks the adapter, checks that it can advertise and puts BlueZ's refusals in words.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "nearby-advertiser.h"
+
+G_BEGIN_DECLS
+
+/* bluetoothd answers in milliseconds; these only bound a hung daemon. Registration includes
+ * bluetoothd reading our properties back. */
+#define CALL_TIMEOUT_MS            25000
+
+struct _NearbyAdvertiser
+{
+  GObject                parent_instance;
+
+  char                  *url;
+  NearbyProtocol         protocol;
+  int                    tx_power;
+  char                  *adapter;
+  NearbyAdvertiserState  state;
+
+  GDBusConnection       *bus;
+  char                  *adapter_path;
+  char                  *object_path;
+  GBytes                *service_data;
+  guint                  registration_id;
+  guint                  bluez_watch_id;
+  /* TRUE from a successful RegisterAdvertisement until BlueZ lets go of it. */
+  gboolean               registered;
+  /* Registering again after bluetoothd came back. */
+  GCancellable          *resume_cancellable;
+  guint                  interfaces_added_id;
+  /* bluetoothd called Release before it answered RegisterAdvertisement. */
+  gboolean               released_while_starting;
+};
+
+/* nearby-advertiser-adapter.c */
+/* "hci0": the adapter in use, else the one asked for, else "?". */
+char     *_nearby_advertiser_dup_adapter_name    (NearbyAdvertiser  *self);
+/* A NEARBY_ADVERTISER_ERROR for a D-Bus error from bluetoothd. */
+GError   *_nearby_advertiser_error_from_bluez    (const GError      *error,
+                                                  const char        *adapter_name);
+/* Picks the adapter among @objects (GetManagedObjects' answer), sets self->adapter_path and
+ * returns the adapter's interfaces; NULL with NO_ADAPTER when there is none to pick. */
+GVariant *_nearby_advertiser_choose_adapter      (NearbyAdvertiser  *self,
+                                                  GVariant          *objects,
+                                                  GError           **error);
+/* Whether the adapter with @interfaces can take an advertisement now: powered, with an
+ * LEAdvertisingManager1 and a free instance. */
+gboolean  _nearby_advertiser_check_adapter       (NearbyAdvertiser  *self,
+                                                  GVariant          *interfaces,
+                                                  GError           **error);
+
+G_END_DECLS
