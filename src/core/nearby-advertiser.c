@@ -14,7 +14,6 @@
 #include "nearby-advertiser-private.h"
 #include "nearby-bluez.h"
 
-#define OBJECT_MANAGER_IFACE       "org.freedesktop.DBus.ObjectManager"
 #define OBJECT_PATH_PREFIX         "/io/github/nearbyweb/Nearby/advertisement"
 
 #define UUID_EDDYSTONE_128 "0000feaa-0000-1000-8000-00805f9b34fb"
@@ -86,9 +85,9 @@ nearby_advertiser_state_to_string (NearbyAdvertiserState state)
     }
 }
 
-static void
-set_state (NearbyAdvertiser      *self,
-           NearbyAdvertiserState  state)
+void
+_nearby_advertiser_set_state (NearbyAdvertiser      *self,
+                              NearbyAdvertiserState  state)
 {
   if (self->state == state)
     return;
@@ -107,18 +106,13 @@ unexport (NearbyAdvertiser *self)
   if (self->registration_id != 0 && self->bus != NULL)
     g_dbus_connection_unregister_object (self->bus, self->registration_id);
   self->registration_id = 0;
-  g_clear_handle_id (&self->bluez_watch_id, g_bus_unwatch_name);
-  g_cancellable_cancel (self->resume_cancellable);
-  g_clear_object (&self->resume_cancellable);
-  if (self->interfaces_added_id != 0 && self->bus != NULL)
-    g_dbus_connection_signal_unsubscribe (self->bus, self->interfaces_added_id);
-  self->interfaces_added_id = 0;
+  _nearby_advertiser_unwatch_bluez (self);
 }
 
 /* BlueZ let go of the advertisement by itself. The object stays exported: when bluetoothd
  * comes back (it releases every advertisement as it shuts down), it is registered again. */
-static void
-released (NearbyAdvertiser *self)
+void
+_nearby_advertiser_released (NearbyAdvertiser *self)
 {
   gboolean was_registered = self->registered;
 
@@ -126,7 +120,7 @@ released (NearbyAdvertiser *self)
   if (self->state == NEARBY_ADVERTISER_STATE_STARTING)
     self->released_while_starting = TRUE;
   if (was_registered && self->state == NEARBY_ADVERTISER_STATE_BROADCASTING)
-    set_state (self, NEARBY_ADVERTISER_STATE_RELEASED);
+    _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_RELEASED);
 }
 
 static void
@@ -151,7 +145,7 @@ advertisement_method_call (GDBusConnection       *connection,
 
   g_debug ("%s: released by %s", self->object_path, sender);
   g_dbus_method_invocation_return_value (invocation, NULL);
-  released (self);
+  _nearby_advertiser_released (self);
 }
 
 static GVariant *
@@ -200,21 +194,6 @@ static const GDBusInterfaceVTable advertisement_vtable = {
   { 0 }
 };
 
-static void
-on_bluez_vanished (GDBusConnection *connection,
-                   const char      *name,
-                   gpointer         user_data)
-{
-  NearbyAdvertiser *self = user_data;
-
-  /* bluetoothd forgets every advertisement when it stops. */
-  if (self->registered)
-    {
-      g_debug ("%s: bluetoothd went away", self->object_path);
-      released (self);
-    }
-}
-
 /* Starting */
 
 static void
@@ -224,7 +203,7 @@ fail_start (GTask  *task,
   NearbyAdvertiser *self = g_task_get_source_object (task);
 
   unexport (self);
-  set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
+  _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
   g_task_return_error (task, error);
   g_object_unref (task);
 }
@@ -240,7 +219,7 @@ unregister_after_cancel_cb (GObject      *object,
 
   reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, NULL);
   unexport (self);
-  set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
+  _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
                            g_strerror (ECANCELED));
   g_object_unref (task);
@@ -291,131 +270,12 @@ register_cb (GObject      *object,
     }
 
   self->registered = TRUE;
-  set_state (self, NEARBY_ADVERTISER_STATE_BROADCASTING);
+  _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_BROADCASTING);
   /* Release can overtake this reply. */
   if (self->released_while_starting)
-    released (self);
+    _nearby_advertiser_released (self);
   g_task_return_boolean (task, TRUE);
   g_object_unref (task);
-}
-
-/* Registering again */
-
-static void
-resume_register_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  NearbyAdvertiser *self;
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *remote = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  g_clear_object (&self->resume_cancellable);
-
-  /* AlreadyExists: an earlier attempt, cancelled on our side, went through on bluetoothd's. */
-  remote = error != NULL ? g_dbus_error_get_remote_error (error) : NULL;
-  if (error != NULL && g_strcmp0 (remote, "org.bluez.Error.AlreadyExists") != 0)
-    {
-      g_debug ("Registering %s again: %s", self->object_path, error->message);
-      return;
-    }
-
-  if (self->state != NEARBY_ADVERTISER_STATE_RELEASED)
-    return;
-
-  self->registered = TRUE;
-  set_state (self, NEARBY_ADVERTISER_STATE_BROADCASTING);
-}
-
-static void
-resume_managed_objects_cb (GObject      *object,
-                           GAsyncResult *result,
-                           gpointer      user_data)
-{
-  NearbyAdvertiser *self;
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GVariant) objects = NULL;
-  g_autoptr(GVariant) interfaces = NULL;
-  g_autoptr(GError) error = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = user_data;
-  if (error == NULL)
-    {
-      objects = g_variant_get_child_value (reply, 0);
-      interfaces = _nearby_advertiser_choose_adapter (self, objects, &error);
-    }
-  if (interfaces == NULL || !_nearby_advertiser_check_adapter (self, interfaces, &error))
-    {
-      /* Adapters often show up after bluetoothd takes its name: InterfacesAdded tries again. */
-      g_debug ("Not registering %s again yet: %s", self->object_path, error->message);
-      g_clear_object (&self->resume_cancellable);
-      return;
-    }
-
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
-                          g_variant_new ("(o@a{sv})", self->object_path,
-                                         g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
-                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          self->resume_cancellable, resume_register_cb, self);
-}
-
-static void
-try_resume (NearbyAdvertiser *self)
-{
-  if (self->state != NEARBY_ADVERTISER_STATE_RELEASED || self->registration_id == 0)
-    return;
-
-  g_cancellable_cancel (self->resume_cancellable);
-  g_clear_object (&self->resume_cancellable);
-  self->resume_cancellable = g_cancellable_new ();
-
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
-                          "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          self->resume_cancellable, resume_managed_objects_cb, self);
-}
-
-static void
-on_bluez_appeared (GDBusConnection *connection,
-                   const char      *name,
-                   const char      *owner,
-                   gpointer         user_data)
-{
-  try_resume (user_data);
-}
-
-static void
-on_interfaces_added (GDBusConnection *connection,
-                     const char      *sender,
-                     const char      *object_path,
-                     const char      *interface_name,
-                     const char      *signal_name,
-                     GVariant        *parameters,
-                     gpointer         user_data)
-{
-  NearbyAdvertiser *self = user_data;
-  g_autoptr(GVariant) interfaces = NULL;
-  g_autoptr(GVariant) manager = NULL;
-
-  if (self->state != NEARBY_ADVERTISER_STATE_RELEASED
-      || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(oa{sa{sv}})")))
-    return;
-
-  interfaces = g_variant_get_child_value (parameters, 1);
-  manager = g_variant_lookup_value (interfaces, NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, NULL);
-  if (manager != NULL)
-    try_resume (self);
 }
 
 static void
@@ -460,15 +320,7 @@ managed_objects_cb (GObject      *object,
       return;
     }
 
-  self->bluez_watch_id = g_bus_watch_name_on_connection (self->bus, NEARBY_BLUEZ_BUS_NAME,
-                                                         G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                                         on_bluez_appeared, on_bluez_vanished,
-                                                         self, NULL);
-  self->interfaces_added_id =
-    g_dbus_connection_signal_subscribe (self->bus, NEARBY_BLUEZ_BUS_NAME, OBJECT_MANAGER_IFACE,
-                                        "InterfacesAdded", "/", NULL,
-                                        G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added,
-                                        self, NULL);
+  _nearby_advertiser_watch_bluez (self);
 
   g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
                           NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
@@ -531,12 +383,12 @@ nearby_advertiser_start_async (NearbyAdvertiser    *self,
   self->service_data = nearby_advertiser_dup_service_data (self, &error);
   if (self->service_data == NULL)
     {
-      set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
+      _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_FAILED);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  set_state (self, NEARBY_ADVERTISER_STATE_STARTING);
+  _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_STARTING);
   g_bus_get (G_BUS_TYPE_SYSTEM, cancellable, bus_cb, g_steal_pointer (&task));
 }
 
@@ -568,7 +420,7 @@ unregister_cb (GObject      *object,
 
   self->registered = FALSE;
   unexport (self);
-  set_state (self, NEARBY_ADVERTISER_STATE_STOPPED);
+  _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_STOPPED);
 
   if (error == NULL)
     {
@@ -625,12 +477,12 @@ nearby_advertiser_stop_async (NearbyAdvertiser    *self,
       unexport (self);
       if (self->state == NEARBY_ADVERTISER_STATE_IDLE
           || self->state == NEARBY_ADVERTISER_STATE_RELEASED)
-        set_state (self, NEARBY_ADVERTISER_STATE_STOPPED);
+        _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_STOPPED);
       g_task_return_boolean (task, TRUE);
       return;
     }
 
-  set_state (self, NEARBY_ADVERTISER_STATE_STOPPING);
+  _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_STOPPING);
   g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
                           NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                           g_variant_new ("(o)", self->object_path), NULL,
