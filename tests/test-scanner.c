@@ -1,4 +1,4 @@
-/* test-scanner.c: NearbyScanner and `nearby scan` against a mock bluetoothd on a private bus
+/* test-scanner.c: NearbyScanner against a mock bluetoothd on a private bus
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,14 +6,11 @@
 #include "config.h"
 
 #include <gio/gio.h>
-#include <json-glib/json-glib.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 
-#include "bluez-mock-harness.h"
+#include "bluez-mock-beacons.h"
 #include "nearby-distance.h"
-#include "nearby-replay.h"
 #include "nearby-scanner.h"
 
 #define ADAPTER_IFACE   "org.bluez.Adapter1"
@@ -30,103 +27,6 @@ typedef struct {
   gboolean         keep_sightings;
   guint64          n_sightings;
 } Fixture;
-
-/* Beacons in the mock */
-
-static GVariant *
-bytes_variant (const guint8 *data,
-               gsize         len)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, len, 1);
-}
-
-/* ServiceData as bluetoothd publishes it: a{sv} with ay values. */
-static GVariant *
-service_data (const char   *uuid,
-              const guint8 *data,
-              gsize         len)
-{
-  GVariantBuilder builder;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&builder, "{sv}", uuid, bytes_variant (data, len));
-
-  return g_variant_builder_end (&builder);
-}
-
-static GVariant *
-url_service_data (const char *url,
-                  int         tx_power)
-{
-  guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
-  gsize len = 0;
-  gsize excess = 0;
-
-  g_assert_cmpint (nearby_frame_encode_eddystone_url (url, tx_power, frame, &len, &excess),
-                   ==, NEARBY_FRAME_OK);
-
-  return service_data (UUID_FEAA, frame, len);
-}
-
-static GVariant *
-tlm_service_data (void)
-{
-  static const guint8 tlm[] = {
-    0x20, 0x00, 0x0b, 0xb8, 0x16, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x64
-  };
-
-  return service_data (UUID_FEAA, tlm, sizeof tlm);
-}
-
-/* Adds a device to hci0. @first: a{sv} of properties, floating. */
-static char *
-add_beacon (Fixture    *f,
-            const char *address,
-            GVariant   *properties)
-{
-  g_autoptr(GVariant) reply = NULL;
-  char *path = NULL;
-
-  reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "AddBeacon",
-                           g_variant_new ("(ss@a{sv})", "hci0", address, properties), "(o)");
-  g_variant_get (reply, "(o)", &path);
-
-  return path;
-}
-
-static GVariant *
-props (const char *first_name,
-       ...)
-{
-  GVariantBuilder builder;
-  const char *name = first_name;
-  va_list args;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
-  va_start (args, first_name);
-  while (name != NULL)
-    {
-      g_variant_builder_add (&builder, "{sv}", name, va_arg (args, GVariant *));
-      name = va_arg (args, const char *);
-    }
-  va_end (args);
-
-  return g_variant_builder_end (&builder);
-}
-
-static void
-update_device (Fixture    *f,
-               const char *path,
-               GVariant   *changed,
-               const char *invalidated)
-{
-  const char *none[] = { NULL };
-  const char *one[] = { invalidated, NULL };
-
-  bluez_mock_control (&f->mock, "UpdateDevice",
-                      g_variant_new ("(o@a{sv}^as)", path, changed,
-                                     invalidated != NULL ? one : none));
-}
 
 /* The scanner */
 
@@ -225,7 +125,7 @@ test_url_and_distance (Fixture       *f,
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 1);
 
   /* -20 dBm at 0 m heard at -61 dBm: one metre away. */
-  path = add_beacon (f, "C0:FF:EE:00:00:01",
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:01",
                      props ("RSSI", g_variant_new_int16 (-61),
                             "ServiceData", url_service_data ("https://example.com/", -20),
                             NULL));
@@ -243,7 +143,7 @@ test_url_and_distance (Fixture       *f,
   g_assert_cmpint (sighting->raw[0], ==, 0x10);
 
   /* An RSSI change is an advert: the URL comes again, ten metres away now. */
-  update_device (f, path, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
   WAIT_UNTIL (f->sightings->len == 2);
   sighting = last_sighting (f);
   g_assert_cmpstr (sighting->frame.url, ==, "https://example.com/");
@@ -253,9 +153,10 @@ test_url_and_distance (Fixture       *f,
                                   10.0, 1e-6);
 
   /* Invalidated RSSI (discovery ended elsewhere): the next frame has no RSSI. */
-  update_device (f, path, props (NULL, NULL), "RSSI");
-  update_device (f, path, props ("ServiceData", url_service_data ("https://example.com/", -20),
-                                 NULL), NULL);
+  update_device (&f->mock, path, props (NULL, NULL), "RSSI");
+  update_device (&f->mock, path,
+                 props ("ServiceData", url_service_data ("https://example.com/", -20), NULL),
+                 NULL);
   WAIT_UNTIL (f->sightings->len == 3);
   g_assert_cmpint (last_sighting (f)->rssi, ==, NEARBY_RSSI_UNKNOWN);
 }
@@ -268,27 +169,28 @@ test_rotation (Fixture       *f,
 
   start_scanning (f);
 
-  path = add_beacon (f, "C0:FF:EE:00:00:02",
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:02",
                      props ("RSSI", g_variant_new_int16 (-70),
                             "ServiceData", url_service_data ("https://example.com/a", -20),
                             NULL));
   WAIT_UNTIL (f->sightings->len == 1);
 
   /* The same FEAA key now holds a TLM frame, then the URL again. */
-  update_device (f, path, props ("ServiceData", tlm_service_data (), NULL), NULL);
+  update_device (&f->mock, path, props ("ServiceData", tlm_service_data (), NULL), NULL);
   WAIT_UNTIL (f->sightings->len == 2);
   g_assert_cmpint (last_sighting (f)->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
   g_assert_cmpuint (last_sighting (f)->frame.battery_mv, ==, 3000);
 
   /* With the TLM frame in ServiceData, an RSSI change still means the URL is around. */
-  update_device (f, path, props ("RSSI", g_variant_new_int16 (-65), NULL), NULL);
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-65), NULL), NULL);
   WAIT_UNTIL (f->sightings->len == 3);
   g_assert_cmpint (last_sighting (f)->frame.kind, ==, NEARBY_FRAME_KIND_URL);
   g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/a");
   g_assert_cmpint (last_sighting (f)->rssi, ==, -65);
 
-  update_device (f, path, props ("ServiceData", url_service_data ("https://example.com/b", -20),
-                                 NULL), NULL);
+  update_device (&f->mock, path,
+                 props ("ServiceData", url_service_data ("https://example.com/b", -20), NULL),
+                 NULL);
   WAIT_UNTIL (f->sightings->len == 4);
   g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/b");
 }
@@ -303,11 +205,11 @@ test_two_devices_one_url (Fixture       *f,
 
   start_scanning (f);
 
-  first = add_beacon (f, "C0:FF:EE:00:00:03",
+  first = add_beacon (&f->mock, "C0:FF:EE:00:00:03",
                       props ("RSSI", g_variant_new_int16 (-50),
                              "ServiceData", url_service_data ("https://example.org/", -20),
                              NULL));
-  second = add_beacon (f, "C0:FF:EE:00:00:04",
+  second = add_beacon (&f->mock, "C0:FF:EE:00:00:04",
                        props ("RSSI", g_variant_new_int16 (-80),
                               "ServiceData", url_service_data ("https://example.org/", -20),
                               NULL));
@@ -329,12 +231,12 @@ test_data_after_interfaces_added (Fixture       *f,
   start_scanning (f);
 
   /* bluetoothd often announces a device before its service data arrives. */
-  path = add_beacon (f, "C0:FF:EE:00:00:05", props (NULL, NULL));
-  update_device (f, path, props ("RSSI", g_variant_new_int16 (-75), NULL), NULL);
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:05", props (NULL, NULL));
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-75), NULL), NULL);
   harness_run_for_ms (200);
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
-  update_device (f, path,
+  update_device (&f->mock, path,
                  props ("ServiceData", url_service_data ("https://example.net/", -20), NULL),
                  NULL);
   WAIT_UNTIL (f->sightings->len == 1);
@@ -366,7 +268,7 @@ test_wrong_types_ignored (Fixture       *f,
   g_variant_builder_add_value (&outer, g_variant_builder_end (&inner));
   nested_manufacturer_data = g_variant_builder_end (&outer);
 
-  path = add_beacon (f, "C0:FF:EE:00:00:06",
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:06",
                      props ("RSSI", g_variant_new_int32 (-60),
                             "ServiceData", nested_service_data,
                             "ManufacturerData", nested_manufacturer_data,
@@ -375,17 +277,18 @@ test_wrong_types_ignored (Fixture       *f,
   /* The right container with a wrong value type, and a string where bytes belong. */
   g_variant_builder_init (&inner, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&inner, "{sv}", UUID_FEAA, g_variant_new_string ("https://x"));
-  update_device (f, path, props ("ServiceData", g_variant_builder_end (&inner), NULL), NULL);
-  update_device (f, path, props ("ServiceData", g_variant_new_string ("nonsense"),
-                                 "ManufacturerData", g_variant_new_uint32 (7),
-                                 "RSSI", g_variant_new_string ("loud"),
-                                 NULL), NULL);
+  update_device (&f->mock, path, props ("ServiceData", g_variant_builder_end (&inner), NULL), NULL);
+  update_device (&f->mock, path, props ("ServiceData", g_variant_new_string ("nonsense"),
+                                        "ManufacturerData", g_variant_new_uint32 (7),
+                                        "RSSI", g_variant_new_string ("loud"),
+                                        NULL), NULL);
   harness_run_for_ms (200);
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
   /* Still alive, and the well-typed data works; the RSSI never had a usable type. */
-  update_device (f, path, props ("ServiceData", service_data (UUID_FEAA, url_frame,
-                                                              sizeof url_frame), NULL), NULL);
+  update_device (&f->mock, path, props ("ServiceData", service_data (UUID_FEAA, url_frame,
+                                                                     sizeof url_frame), NULL),
+                 NULL);
   WAIT_UNTIL (f->sightings->len == 1);
   g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://x.com");
   g_assert_cmpint (last_sighting (f)->rssi, ==, NEARBY_RSSI_UNKNOWN);
@@ -410,7 +313,7 @@ test_ibeacon_and_invalid_frames (Fixture       *f,
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{qv}"));
   g_variant_builder_add (&builder, "{qv}", 0x004c, bytes_variant (ibeacon, sizeof ibeacon));
   g_variant_builder_add (&builder, "{qv}", 0x0006, bytes_variant (ibeacon, sizeof ibeacon));
-  apple = add_beacon (f, "C0:FF:EE:00:00:07",
+  apple = add_beacon (&f->mock, "C0:FF:EE:00:00:07",
                       props ("RSSI", g_variant_new_int16 (-59),
                              "ManufacturerData", g_variant_builder_end (&builder),
                              NULL));
@@ -420,7 +323,7 @@ test_ibeacon_and_invalid_frames (Fixture       *f,
   g_assert_cmpuint (last_sighting (f)->frame.service_uuid, ==, 0);
 
   /* A broken URL frame is reported with its error, for `nearby scan --all`. */
-  broken = add_beacon (f, "C0:FF:EE:00:00:08",
+  broken = add_beacon (&f->mock, "C0:FF:EE:00:00:08",
                        props ("ServiceData", service_data (UUID_FEAA, reserved_byte,
                                                            sizeof reserved_byte),
                               NULL));
@@ -440,7 +343,7 @@ test_bluetoothd_restart (Fixture       *f,
   const char *transport = NULL;
 
   start_scanning (f);
-  path = add_beacon (f, "C0:FF:EE:00:00:09",
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:09",
                      props ("RSSI", g_variant_new_int16 (-60),
                             "ServiceData", url_service_data ("https://example.com/r", -20),
                             NULL));
@@ -463,7 +366,7 @@ test_bluetoothd_restart (Fixture       *f,
   g_assert_cmpstr (transport, ==, "le");
 
   /* The beacon still broadcasting is seen again. */
-  again = add_beacon (f, "C0:FF:EE:00:00:09",
+  again = add_beacon (&f->mock, "C0:FF:EE:00:00:09",
                       props ("RSSI", g_variant_new_int16 (-62),
                              "ServiceData", url_service_data ("https://example.com/r", -20),
                              NULL));
@@ -486,7 +389,7 @@ test_drill_bluetoothd_restarts (Fixture       *f,
       g_autofree char *url = g_strdup_printf ("https://example.com/%u", round);
       guint seen = f->sightings->len;
 
-      path = add_beacon (f, "C0:FF:EE:00:00:0A",
+      path = add_beacon (&f->mock, "C0:FF:EE:00:00:0A",
                          props ("RSSI", g_variant_new_int16 (-60),
                                 "ServiceData", url_service_data (url, -20),
                                 NULL));
@@ -520,7 +423,7 @@ test_drill_power_toggles (Fixture       *f,
       bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
       WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 
-      path = add_beacon (f, address,
+      path = add_beacon (&f->mock, address,
                          props ("RSSI", g_variant_new_int16 (-60),
                                 "ServiceData", url_service_data ("https://example.com/p", -20),
                                 NULL));
@@ -569,7 +472,7 @@ test_power_cycle (Fixture       *f,
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 3);
 
-  path = add_beacon (f, "C0:FF:EE:00:00:0A",
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:0A",
                      props ("ServiceData", url_service_data ("https://example.com/p", -20),
                             NULL));
   WAIT_UNTIL (f->sightings->len == 1);
@@ -779,7 +682,7 @@ test_stop (Fixture       *f,
   gboolean stopped = FALSE;
 
   start_scanning (f);
-  path = add_beacon (f, "C0:FF:EE:00:00:0B",
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:0B",
                      props ("ServiceData", url_service_data ("https://example.com/s", -20),
                             NULL));
   WAIT_UNTIL (f->sightings->len == 1);
@@ -791,7 +694,7 @@ test_stop (Fixture       *f,
   g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
 
   /* Nothing more is reported, whatever bluetoothd does next. */
-  late = add_beacon (f, "C0:FF:EE:00:00:0C",
+  late = add_beacon (&f->mock, "C0:FF:EE:00:00:0C",
                      props ("ServiceData", url_service_data ("https://example.com/t", -20),
                             NULL));
   bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
@@ -865,7 +768,7 @@ test_rssi_flood (Fixture       *f,
     {
       g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:%02X:%02X", i / 256, i % 256);
       g_autofree char *url = g_strdup_printf ("https://example.com/%u", i);
-      g_autofree char *path = add_beacon (f, address,
+      g_autofree char *path = add_beacon (&f->mock, address,
                                           props ("RSSI", g_variant_new_int16 (-90),
                                                  "ServiceData", url_service_data (url, -20),
                                                  NULL));
@@ -899,318 +802,6 @@ test_rssi_flood (Fixture       *f,
   g_assert_cmpuint (f->n_sightings, ==, signals_sent);
 }
 
-/* `nearby scan` end to end */
-
-static void
-test_cli_scan_json (Fixture       *f,
-                    gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *url = NULL;
-  g_autofree char *tlm = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GRegex) time_format = g_regex_new ("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$",
-                                               0, 0, NULL);
-  guint n_url_lines = 0;
-  int status;
-
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-  url = add_beacon (f, "C0:FF:EE:00:01:01",
-                    props ("RSSI", g_variant_new_int16 (-61),
-                           "ServiceData", url_service_data ("https://example.com/cli", -20),
-                           NULL));
-  tlm = add_beacon (f, "C0:FF:EE:00:01:02",
-                    props ("RSSI", g_variant_new_int16 (-70),
-                           "ServiceData", tlm_service_data (),
-                           NULL));
-
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--json", "--duration", "3", NULL);
-  g_assert_no_error (error);
-  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
-  update_device (f, url, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
-  update_device (f, tlm, props ("RSSI", g_variant_new_int16 (-71), NULL), NULL);
-
-  status = harness_finish_nearby (process, &out, &err);
-  g_test_message ("stdout:\n%sstderr:\n%s", out, err);
-  g_assert_cmpint (status, ==, 0);
-
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
-    {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      JsonObject *object;
-
-      g_autoptr(NearbySighting) replayed = NULL;
-
-      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, &error));
-      g_assert_no_error (error);
-      object = json_node_get_object (json_parser_get_root (parser));
-
-      /* A capture replays as what was seen. */
-      replayed = nearby_replay_parse_line (lines[i], &error);
-      g_assert_no_error (error);
-      g_assert_cmpstr (replayed->address, ==, "C0:FF:EE:00:01:01");
-      g_assert_cmpstr (replayed->frame.url, ==, "https://example.com/cli");
-      g_assert_cmpint (replayed->rssi, ==, json_object_get_int_member (object, "rssi"));
-
-      g_assert_true (g_regex_match (time_format, json_object_get_string_member (object, "time"),
-                                    0, NULL));
-      /* Without --all only URL frames are printed. */
-      g_assert_cmpstr (json_object_get_string_member (object, "address"), ==,
-                       "C0:FF:EE:00:01:01");
-      g_assert_cmpstr (json_object_get_string_member (object, "url"), ==,
-                       "https://example.com/cli");
-      g_assert_cmpstr (json_object_get_string_member (object, "uuid"), ==, "feaa");
-      g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "raw"), "10ec"));
-      g_assert_cmpint (json_object_get_int_member (object, "tx_power"), ==, -20);
-      if (json_object_get_int_member (object, "rssi") == -61)
-        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "distance_m"),
-                                        1.0, 0.01);
-      else
-        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "distance_m"),
-                                        10.0, 0.01);
-      n_url_lines++;
-    }
-  g_assert_cmpuint (n_url_lines, ==, 2);
-
-  /* Discovery was stopped before the process ended. */
-  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
-}
-
-static void
-test_cli_scan_all (Fixture       *f,
-                   gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *tlm = NULL;
-  g_autoptr(NearbySighting) replayed = NULL;
-
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-  tlm = add_beacon (f, "C0:FF:EE:00:01:03",
-                    props ("RSSI", g_variant_new_int16 (-70),
-                           "ServiceData", tlm_service_data (),
-                           NULL));
-
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--json", "--all", "--duration", "1", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
-  g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
-  g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
-
-  /* The TLM frame survives a capture and replay. */
-  replayed = nearby_replay_parse_line (out, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (replayed->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
-  g_assert_cmpuint (replayed->frame.battery_mv, ==, 3000);
-}
-
-static void
-test_cli_scan_table (Fixture       *f,
-                     gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *near = NULL;
-  g_autofree char *far = NULL;
-  const char *near_line, *far_line;
-
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-  far = add_beacon (f, "C0:FF:EE:00:01:04",
-                    props ("RSSI", g_variant_new_int16 (-81),
-                           "ServiceData", url_service_data ("https://example.com/far", -20),
-                           NULL));
-  near = add_beacon (f, "C0:FF:EE:00:01:05",
-                     props ("RSSI", g_variant_new_int16 (-61),
-                            "ServiceData", url_service_data ("https://example.com/near", -20),
-                            NULL));
-
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--duration", "1", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
-  g_test_message ("%s", out);
-
-  /* Not a terminal: one table at the end, nearest first. */
-  near_line = strstr (out, "https://example.com/near");
-  far_line = strstr (out, "https://example.com/far");
-  g_assert_nonnull (near_line);
-  g_assert_nonnull (far_line);
-  g_assert_true (near_line < far_line);
-  g_assert_nonnull (strstr (out, "1.0 m"));
-  g_assert_nonnull (strstr (out, "10.0 m"));
-  g_assert_null (strstr (out, "\033["));
-}
-
-static void
-test_cli_scan_unavailable (Fixture       *f,
-                           gconstpointer  data)
-{
-  struct {
-    gboolean    with_adapter;
-    const char *adapter;
-    const char *message;
-  } cases[] = {
-    { TRUE, NULL, "Bluetooth is off — run `bluetoothctl power on`" },
-    { TRUE, "hci7", "Bluetooth adapter “hci7” not found" },
-    { FALSE, NULL, "No Bluetooth adapter found" },
-  };
-
-  bluez_mock_start (&f->mock);
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(GSubprocess) process = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *out = NULL;
-      g_autofree char *err = NULL;
-
-      if (cases[i].with_adapter && i == 0)
-        bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
-      else if (!cases[i].with_adapter)
-        bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
-
-      process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                      &error, "scan", "--json", "--duration", "3",
-                                      cases[i].adapter != NULL ? "--adapter" : NULL,
-                                      cases[i].adapter, NULL);
-      g_assert_no_error (error);
-      g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
-      g_test_message ("stderr: %s", err);
-      g_assert_nonnull (strstr (err, cases[i].message));
-      g_assert_cmpstr (out, ==, "");
-    }
-}
-
-static void
-test_cli_scan_no_service (Fixture       *f,
-                          gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
-  g_assert_nonnull (strstr (err, "start it with `systemctl start bluetooth`"));
-}
-
-static void
-test_cli_scan_interrupted (Fixture       *f,
-                           gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--json", NULL);
-  g_assert_no_error (error);
-  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
-
-  /* Ctrl-C: discovery is stopped, then the process exits normally. */
-  g_subprocess_send_signal (process, SIGINT);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
-  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
-}
-
-static void
-read_line_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      data)
-{
-  g_autoptr(GError) error = NULL;
-
-  *(char **) data = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object), result,
-                                                          NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-wait_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
-  g_assert_no_error (error);
-  *(gboolean *) data = TRUE;
-}
-
-static void
-test_cli_scan_closed_pipe (Fixture       *f,
-                           gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *line = NULL;
-  gboolean exited = FALSE;
-
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-  path = add_beacon (f, "C0:FF:EE:00:01:06",
-                     props ("RSSI", g_variant_new_int16 (-61),
-                            "ServiceData", url_service_data ("https://example.com/pipe", -20),
-                            NULL));
-
-  /* `nearby scan --json | head -1`: the reader goes away after one line. */
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
-  g_assert_no_error (error);
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
-  WAIT_UNTIL (line != NULL);
-  g_assert_nonnull (strstr (line, "https://example.com/pipe"));
-  g_input_stream_close (g_subprocess_get_stdout_pipe (process), NULL, &error);
-  g_assert_no_error (error);
-
-  /* The next sighting finds the pipe closed: discovery is stopped, the exit is clean. */
-  update_device (f, path, props ("RSSI", g_variant_new_int16 (-62), NULL), NULL);
-  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
-  WAIT_UNTIL (exited);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
-  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
-}
-
-static void
-test_cli_scan_usage (Fixture       *f,
-                     gconstpointer  data)
-{
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--duration", "-1", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 2);
-  g_assert_nonnull (strstr (err, "--duration"));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -1241,14 +832,6 @@ main (int   argc,
   ADD ("/scanner/dispose-stops-discovery", test_dispose_stops_discovery);
   ADD ("/scanner/stop", test_stop);
   ADD ("/scanner/rssi-flood", test_rssi_flood);
-  ADD ("/cli/scan/json", test_cli_scan_json);
-  ADD ("/cli/scan/all", test_cli_scan_all);
-  ADD ("/cli/scan/table", test_cli_scan_table);
-  ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
-  ADD ("/cli/scan/no-service", test_cli_scan_no_service);
-  ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);
-  ADD ("/cli/scan/closed-pipe", test_cli_scan_closed_pipe);
-  ADD ("/cli/scan/usage", test_cli_scan_usage);
 
 #undef ADD
 

@@ -1,0 +1,366 @@
+/* test-cli-scan.c: `nearby scan` as a developer runs it, against a mock bluetoothd on a
+ * private bus
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+
+#include "bluez-mock-beacons.h"
+#include "nearby-replay.h"
+
+typedef struct {
+  BluezMock mock;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  bluez_mock_set_up (&f->mock);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  bluez_mock_tear_down (&f->mock);
+}
+
+static void
+test_cli_scan_json (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *tlm = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GRegex) time_format = g_regex_new ("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$",
+                                               0, 0, NULL);
+  guint n_url_lines = 0;
+  int status;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  url = add_beacon (&f->mock, "C0:FF:EE:00:01:01",
+                    props ("RSSI", g_variant_new_int16 (-61),
+                           "ServiceData", url_service_data ("https://example.com/cli", -20),
+                           NULL));
+  tlm = add_beacon (&f->mock, "C0:FF:EE:00:01:02",
+                    props ("RSSI", g_variant_new_int16 (-70),
+                           "ServiceData", tlm_service_data (),
+                           NULL));
+
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--json", "--duration", "3", NULL);
+  g_assert_no_error (error);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
+  update_device (&f->mock, url, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
+  update_device (&f->mock, tlm, props ("RSSI", g_variant_new_int16 (-71), NULL), NULL);
+
+  status = harness_finish_nearby (process, &out, &err);
+  g_test_message ("stdout:\n%sstderr:\n%s", out, err);
+  g_assert_cmpint (status, ==, 0);
+
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *object;
+
+      g_autoptr(NearbySighting) replayed = NULL;
+
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, &error));
+      g_assert_no_error (error);
+      object = json_node_get_object (json_parser_get_root (parser));
+
+      /* A capture replays as what was seen. */
+      replayed = nearby_replay_parse_line (lines[i], &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (replayed->address, ==, "C0:FF:EE:00:01:01");
+      g_assert_cmpstr (replayed->frame.url, ==, "https://example.com/cli");
+      g_assert_cmpint (replayed->rssi, ==, json_object_get_int_member (object, "rssi"));
+
+      g_assert_true (g_regex_match (time_format, json_object_get_string_member (object, "time"),
+                                    0, NULL));
+      /* Without --all only URL frames are printed. */
+      g_assert_cmpstr (json_object_get_string_member (object, "address"), ==,
+                       "C0:FF:EE:00:01:01");
+      g_assert_cmpstr (json_object_get_string_member (object, "url"), ==,
+                       "https://example.com/cli");
+      g_assert_cmpstr (json_object_get_string_member (object, "uuid"), ==, "feaa");
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "raw"), "10ec"));
+      g_assert_cmpint (json_object_get_int_member (object, "tx_power"), ==, -20);
+      if (json_object_get_int_member (object, "rssi") == -61)
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "distance_m"),
+                                        1.0, 0.01);
+      else
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "distance_m"),
+                                        10.0, 0.01);
+      n_url_lines++;
+    }
+  g_assert_cmpuint (n_url_lines, ==, 2);
+
+  /* Discovery was stopped before the process ended. */
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
+}
+
+static void
+test_cli_scan_all (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *tlm = NULL;
+  g_autoptr(NearbySighting) replayed = NULL;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  tlm = add_beacon (&f->mock, "C0:FF:EE:00:01:03",
+                    props ("RSSI", g_variant_new_int16 (-70),
+                           "ServiceData", tlm_service_data (),
+                           NULL));
+
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--json", "--all", "--duration", "1", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
+  g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
+
+  /* The TLM frame survives a capture and replay. */
+  replayed = nearby_replay_parse_line (out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (replayed->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
+  g_assert_cmpuint (replayed->frame.battery_mv, ==, 3000);
+}
+
+static void
+test_cli_scan_table (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *near = NULL;
+  g_autofree char *far = NULL;
+  const char *near_line, *far_line;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  far = add_beacon (&f->mock, "C0:FF:EE:00:01:04",
+                    props ("RSSI", g_variant_new_int16 (-81),
+                           "ServiceData", url_service_data ("https://example.com/far", -20),
+                           NULL));
+  near = add_beacon (&f->mock, "C0:FF:EE:00:01:05",
+                     props ("RSSI", g_variant_new_int16 (-61),
+                            "ServiceData", url_service_data ("https://example.com/near", -20),
+                            NULL));
+
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--duration", "1", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_test_message ("%s", out);
+
+  /* Not a terminal: one table at the end, nearest first. */
+  near_line = strstr (out, "https://example.com/near");
+  far_line = strstr (out, "https://example.com/far");
+  g_assert_nonnull (near_line);
+  g_assert_nonnull (far_line);
+  g_assert_true (near_line < far_line);
+  g_assert_nonnull (strstr (out, "1.0 m"));
+  g_assert_nonnull (strstr (out, "10.0 m"));
+  g_assert_null (strstr (out, "\033["));
+}
+
+static void
+test_cli_scan_unavailable (Fixture       *f,
+                           gconstpointer  data)
+{
+  struct {
+    gboolean    with_adapter;
+    const char *adapter;
+    const char *message;
+  } cases[] = {
+    { TRUE, NULL, "Bluetooth is off — run `bluetoothctl power on`" },
+    { TRUE, "hci7", "Bluetooth adapter “hci7” not found" },
+    { FALSE, NULL, "No Bluetooth adapter found" },
+  };
+
+  bluez_mock_start (&f->mock);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      if (cases[i].with_adapter && i == 0)
+        bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
+      else if (!cases[i].with_adapter)
+        bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
+
+      process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                      &error, "scan", "--json", "--duration", "3",
+                                      cases[i].adapter != NULL ? "--adapter" : NULL,
+                                      cases[i].adapter, NULL);
+      g_assert_no_error (error);
+      g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+      g_test_message ("stderr: %s", err);
+      g_assert_nonnull (strstr (err, cases[i].message));
+      g_assert_cmpstr (out, ==, "");
+    }
+}
+
+static void
+test_cli_scan_no_service (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+  g_assert_nonnull (strstr (err, "start it with `systemctl start bluetooth`"));
+}
+
+static void
+test_cli_scan_interrupted (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--json", NULL);
+  g_assert_no_error (error);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
+
+  /* Ctrl-C: discovery is stopped, then the process exits normally. */
+  g_subprocess_send_signal (process, SIGINT);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
+}
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(char **) data = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object), result,
+                                                          NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
+  g_assert_no_error (error);
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_cli_scan_closed_pipe (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *line = NULL;
+  gboolean exited = FALSE;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  path = add_beacon (&f->mock, "C0:FF:EE:00:01:06",
+                     props ("RSSI", g_variant_new_int16 (-61),
+                            "ServiceData", url_service_data ("https://example.com/pipe", -20),
+                            NULL));
+
+  /* `nearby scan --json | head -1`: the reader goes away after one line. */
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
+  WAIT_UNTIL (line != NULL);
+  g_assert_nonnull (strstr (line, "https://example.com/pipe"));
+  g_input_stream_close (g_subprocess_get_stdout_pipe (process), NULL, &error);
+  g_assert_no_error (error);
+
+  /* The next sighting finds the pipe closed: discovery is stopped, the exit is clean. */
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-62), NULL), NULL);
+  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
+  WAIT_UNTIL (exited);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
+}
+
+static void
+test_cli_scan_usage (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                  &error, "scan", "--duration", "-1", NULL);
+  g_assert_no_error (error);
+  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--duration"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/cli/scan/json", test_cli_scan_json);
+  ADD ("/cli/scan/all", test_cli_scan_all);
+  ADD ("/cli/scan/table", test_cli_scan_table);
+  ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
+  ADD ("/cli/scan/no-service", test_cli_scan_no_service);
+  ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);
+  ADD ("/cli/scan/closed-pipe", test_cli_scan_closed_pipe);
+  ADD ("/cli/scan/usage", test_cli_scan_usage);
+
+#undef ADD
+
+  return harness_run_tests_on_private_system_bus ();
+}
