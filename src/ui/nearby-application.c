@@ -156,8 +156,6 @@ nearby_application_start_demo (NearbyApplication *self)
       g_autofree char *message = g_strdup_printf (_("Cannot start the demo: %s"), error->message);
 
       g_clear_object (&self->demo);
-  g_clear_object (&self->scanner);
-  g_clear_object (&self->advertiser);
       nearby_application_toast (self, message);
       return;
     }
@@ -468,6 +466,8 @@ nearby_application_finalize (GObject *object)
   g_clear_object (&self->objects);
   g_clear_object (&self->source);
   g_clear_object (&self->demo);
+  g_clear_object (&self->scanner);
+  g_clear_object (&self->advertiser);
   g_clear_object (&self->history);
   g_clear_object (&self->settings);
   g_clear_object (&self->blocked_sites);
