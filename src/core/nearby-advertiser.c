@@ -13,6 +13,7 @@
 
 #include "nearby-advertiser-private.h"
 #include "nearby-bluez.h"
+#include "nearby-frame-error.h"
 
 #define OBJECT_PATH_PREFIX         "/io/github/nearbyweb/Nearby/advertisement"
 
@@ -537,11 +538,10 @@ nearby_advertiser_dup_service_data (NearbyAdvertiser  *self,
 
   if (result != NEARBY_FRAME_OK)
     {
-      char message[NEARBY_FRAME_MESSAGE_MAX];
+      g_autofree char *reason = nearby_frame_describe_error (&status);
 
       g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_INVALID_URL,
-                   _("%s cannot be broadcast as %s: %s"), self->url, format,
-                   nearby_frame_format_error (&status, message, sizeof message));
+                   _("%s cannot be broadcast as %s: %s"), self->url, format, reason);
       return NULL;
     }
 

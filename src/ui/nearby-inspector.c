@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "nearby-frame-error.h"
 #include "nearby-frame-json.h"
 #include "nearby-hex.h"
 #include "nearby-inspector.h"
@@ -231,9 +232,9 @@ frame_fields_markup (const NearbyFrame *frame)
 
   if (frame->error != NEARBY_FRAME_OK)
     {
-      char reason[NEARBY_FRAME_MESSAGE_MAX];
+      g_autofree char *reason = nearby_frame_describe_error (frame);
 
-      add_field (markup, _("Rejected"), nearby_frame_format_error (frame, reason, sizeof reason));
+      add_field (markup, _("Rejected"), reason);
       return g_string_free (markup, FALSE);
     }
 
