@@ -1,4 +1,4 @@
-/* test-inspector.c: what the Details window shows and copies
+/* test-inspector.c: what the Details window shows
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "nearby-inspector.h"
@@ -65,8 +64,7 @@ static const guint8 url_bytes[] = { 0x10, 0xee, 0x03, 'b', 'u', 's', 0x07 };
 
 static void
 emit (TestSource  *source,
-      const char  *address,
-      gboolean     tlm)
+      const char  *address)
 {
   NearbySighting sighting = { 0 };
 
@@ -75,21 +73,12 @@ emit (TestSource  *source,
   sighting.rssi = -70;
   sighting.frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
   sighting.frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
-  if (tlm)
-    {
-      sighting.frame.kind = NEARBY_FRAME_KIND_TLM;
-      sighting.frame.battery_mv = 3000;
-      sighting.frame.adv_count = 42;
-    }
-  else
-    {
-      sighting.frame.kind = NEARBY_FRAME_KIND_URL;
-      sighting.frame.tx_power_known = TRUE;
-      sighting.frame.tx_power = -18;
-      g_strlcpy (sighting.frame.url, "https://bus.example/", sizeof sighting.frame.url);
-      memcpy (sighting.raw, url_bytes, sizeof url_bytes);
-      sighting.raw_len = sizeof url_bytes;
-    }
+  sighting.frame.kind = NEARBY_FRAME_KIND_URL;
+  sighting.frame.tx_power_known = TRUE;
+  sighting.frame.tx_power = -18;
+  g_strlcpy (sighting.frame.url, "https://bus.example/", sizeof sighting.frame.url);
+  memcpy (sighting.raw, url_bytes, sizeof url_bytes);
+  sighting.raw_len = sizeof url_bytes;
   nearby_source_emit_sighting (NEARBY_SOURCE (source), &sighting);
 }
 
@@ -103,73 +92,6 @@ new_list (TestSource **source)
   list = nearby_object_list_new (NEARBY_SOURCE (*source));
   nearby_object_list_set_clock (list, fake_clock, NULL);
   return list;
-}
-
-/* "Copy as JSON": every frame of every address, with the bytes it came from. */
-static void
-test_json (void)
-{
-  g_autoptr(TestSource) source = NULL;
-  g_autoptr(NearbyObjectList) list = new_list (&source);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *json = NULL;
-  NearbyObject *object;
-  JsonObject *root, *device, *frame;
-  JsonArray *devices, *frames;
-
-  emit (source, "C0:FF:EE:00:00:01", FALSE);
-  emit (source, "C0:FF:EE:00:00:01", TRUE);
-  nearby_object_list_flush (list);
-  object = nearby_object_list_get_object_by_key (list, "https://bus.example/");
-  g_assert_nonnull (object);
-
-  json = nearby_inspector_object_to_json (object);
-  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
-  g_assert_no_error (error);
-
-  root = json_node_get_object (json_parser_get_root (parser));
-  g_assert_cmpstr (json_object_get_string_member (root, "url"), ==, "https://bus.example/");
-  g_assert_cmpint (json_object_get_int_member (root, "tx_power"), ==, -18);
-  g_assert_true (json_object_get_null_member (root, "title"));
-  devices = json_object_get_array_member (root, "devices");
-  g_assert_cmpuint (json_array_get_length (devices), ==, 1);
-  device = json_array_get_object_element (devices, 0);
-  g_assert_cmpstr (json_object_get_string_member (device, "address"), ==, "C0:FF:EE:00:00:01");
-  frames = json_object_get_array_member (device, "frames");
-  g_assert_cmpuint (json_array_get_length (frames), ==, 2);
-
-  frame = json_array_get_object_element (frames, 0);
-  g_assert_cmpstr (json_object_get_string_member (frame, "frame"), ==, "url");
-  g_assert_cmpstr (json_object_get_string_member (frame, "raw"), ==, "10ee03627573" "07");
-  frame = json_array_get_object_element (frames, 1);
-  g_assert_cmpstr (json_object_get_string_member (frame, "frame"), ==, "tlm");
-  g_assert_cmpint (json_object_get_int_member (frame, "battery_mv"), ==, 3000);
-  /* The demo and old captures give no bytes: null, not an empty string. */
-  g_assert_true (json_object_get_null_member (frame, "raw"));
-  g_assert_true (json_object_get_null_member (root, "page"));
-
-  /* Once resolved, what the resolver found comes along, redirects included. */
-  {
-    g_autoptr(NearbyPage) page = nearby_page_new ("https://bus.example/");
-    g_autoptr(JsonParser) page_parser = json_parser_new ();
-    g_autofree char *with_page = NULL;
-    JsonObject *page_object;
-
-    nearby_page_add_redirect (page, "https://bus.example/", 301);
-    page->final_url = g_strdup ("https://bus.example/stop/42");
-    page->status = 200;
-    page->title = g_strdup ("Stop 42");
-    nearby_object_set_page (object, page);
-
-    with_page = nearby_inspector_object_to_json (object);
-    g_assert_true (json_parser_load_from_data (page_parser, with_page, -1, NULL));
-    page_object = json_object_get_object_member (json_node_get_object (json_parser_get_root (page_parser)),
-                                                 "page");
-    g_assert_nonnull (page_object);
-    g_assert_true (strstr (with_page, "https://bus.example/stop/42") != NULL);
-    g_assert_true (strstr (with_page, "301") != NULL);
-  }
 }
 
 static GArray *
@@ -225,7 +147,7 @@ test_expiry (void)
 
   list = new_list (&source);
   nearby_object_list_set_expiry_timeout (list, 30000);
-  emit (source, "C0:FF:EE:00:00:01", FALSE);
+  emit (source, "C0:FF:EE:00:00:01");
   nearby_object_list_flush (list);
   object = nearby_object_list_get_object_by_key (list, "https://bus.example/");
 
@@ -249,7 +171,7 @@ test_expiry (void)
   nearby_inspector_set_page_log (inspector, NULL);
 
   fake_now += SECOND;
-  emit (source, "C0:FF:EE:00:00:02", FALSE);
+  emit (source, "C0:FF:EE:00:00:02");
   nearby_object_list_flush (list);
   again = nearby_object_list_get_object_by_key (list, "https://bus.example/");
   g_assert_nonnull (again);
@@ -268,7 +190,6 @@ main (int   argc,
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/inspector/json", test_json);
   g_test_add_func ("/inspector/graph-description", test_graph_description);
   g_test_add_func ("/inspector/expiry", test_expiry);
 

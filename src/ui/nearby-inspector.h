@@ -25,7 +25,5 @@ gboolean         nearby_inspector_get_expired   (NearbyInspector    *self);
  * why it was not looked up). NULL or empty shows "Not looked up yet". */
 void             nearby_inspector_set_page_log  (NearbyInspector    *self,
                                                  const char *const  *lines);
-/* The object and every frame of every device as JSON (what "Copy as JSON" copies). */
-char            *nearby_inspector_object_to_json (NearbyObject      *object);
 
 G_END_DECLS
