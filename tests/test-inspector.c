@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <string.h>
 
+#include "nearby-frame-row.h"
 #include "nearby-inspector.h"
 #include "nearby-resources.h"
 #include "nearby-signal-graph.h"
@@ -127,6 +128,82 @@ test_graph_description (void)
   g_assert_cmpstr (text, ==, "No signal heard yet");
 }
 
+static gboolean
+init_display (void)
+{
+  if (!gtk_init_check ())
+    return FALSE;
+  adw_init ();
+  g_resources_register (nearby_get_resource ());
+  return TRUE;
+}
+
+/* The labels of @widget and its children, one string. */
+static char *
+texts_of (GtkWidget *widget)
+{
+  GString *texts = g_string_new (NULL);
+
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    g_string_append_printf (texts, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      g_autofree char *inner = texts_of (child);
+
+      g_string_append (texts, inner);
+    }
+
+  return g_string_free (texts, FALSE);
+}
+
+/* A frame's row: its kind, its fields, and the bytes it came from; a rejected frame says why. */
+static void
+test_frame_row (void)
+{
+  g_autoptr(TestSource) source = NULL;
+  g_autoptr(NearbyObjectList) list = NULL;
+  const NearbyObjectDevice *device;
+  GtkWidget *row;
+  NearbyFrame rejected = { 0 };
+  g_autofree char *texts = NULL;
+
+  if (!init_display ())
+    {
+      g_test_skip ("needs a display");
+      return;
+    }
+
+  list = new_list (&source);
+  emit (source, "C0:FF:EE:00:00:01");
+  nearby_object_list_flush (list);
+  device = nearby_object_get_device (nearby_object_list_get_object_by_key (list,
+                                                                           "https://bus.example/"),
+                                     0);
+
+  row = g_object_ref_sink (nearby_frame_row_new ());
+  nearby_frame_row_set_frame (NEARBY_FRAME_ROW (row), device,
+                              nearby_object_device_get_frame (device, NEARBY_FRAME_KIND_URL));
+  texts = texts_of (row);
+  g_assert_nonnull (strstr (texts, "Eddystone-URL\n"));
+  g_assert_nonnull (strstr (texts, "URL\thttps://bus.example/\n"));
+  g_assert_nonnull (strstr (texts, "Power at 0 m\t\u221218 dBm\n"));
+  g_assert_nonnull (strstr (texts, "Service data 0xFEAA: 10 ee 03 62 75 73 07\n"));
+  g_clear_pointer (&texts, g_free);
+
+  rejected.protocol = NEARBY_PROTOCOL_EDDYSTONE;
+  rejected.kind = NEARBY_FRAME_KIND_URL;
+  rejected.service_uuid = NEARBY_UUID16_EDDYSTONE;
+  rejected.error = NEARBY_FRAME_ERROR_RESERVED_BYTE;
+  rejected.error_offset = 4;
+  rejected.error_byte = 0x1f;
+  nearby_frame_row_set_frame (NEARBY_FRAME_ROW (row), device, &rejected);
+  texts = texts_of (row);
+  g_assert_nonnull (strstr (texts, "Rejected\tByte 4 of the URL frame is 0x1F, which is reserved"));
+
+  g_object_unref (row);
+}
+
 /* An object that expires keeps its inspector, which says so; heard again, it comes back. */
 static void
 test_expiry (void)
@@ -137,13 +214,11 @@ test_expiry (void)
   NearbyObject *object;
   NearbyObject *again;
 
-  if (!gtk_init_check ())
+  if (!init_display ())
     {
       g_test_skip ("needs a display");
       return;
     }
-  adw_init ();
-  g_resources_register (nearby_get_resource ());
 
   list = new_list (&source);
   nearby_object_list_set_expiry_timeout (list, 30000);
@@ -191,6 +266,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/inspector/graph-description", test_graph_description);
+  g_test_add_func ("/inspector/frame-row", test_frame_row);
   g_test_add_func ("/inspector/expiry", test_expiry);
 
   return g_test_run ();
