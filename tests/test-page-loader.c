@@ -199,6 +199,65 @@ test_automatic_is_public_https_only (Fixture       *fixture,
   g_assert_cmpuint (requests, >, 0);
 }
 
+/* Developer mode looks up every page as soon as it is heard, before the person has chosen,
+ * whatever the mode; without it, the person's choice holds again. */
+static void
+test_developer_mode_looks_up_everything (Fixture       *fixture,
+                                         gconstpointer  data)
+{
+  NearbyObject *object;
+  g_autofree char *later_url = g_strdup_printf ("%s-later", fixture->url);
+  g_autoptr(NearbySighting) sighting = NULL;
+  NearbyObject *later;
+  NearbyFrame frame = { 0 };
+
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_NEVER);
+  nearby_page_loader_set_developer_mode (fixture->loader, TRUE);
+  object = see_beacon (fixture);
+
+  /* http on the loopback address, and the person never chose: looked up all the same. */
+  g_assert_true (wait_for_title (object));
+  g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
+  g_assert_cmpuint (requests, >, 0);
+
+  nearby_page_loader_set_developer_mode (fixture->loader, FALSE);
+  requests = 0;
+  frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
+  frame.kind = NEARBY_FRAME_KIND_URL;
+  frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
+  g_strlcpy (frame.url, later_url, sizeof frame.url);
+  sighting = nearby_sighting_new ("C0:FF:EE:00:00:02", g_get_real_time (), -60, &frame, NULL, 0);
+  nearby_object_list_add_sighting (fixture->list, sighting);
+  nearby_object_list_flush (fixture->list);
+  later = nearby_object_list_get_object_by_key (fixture->list, later_url);
+  g_assert_nonnull (later);
+
+  let_time_pass ();
+  g_assert_cmpuint (requests, ==, 0);
+  g_assert_null (nearby_object_get_title (later));
+}
+
+/* The demo's pages come from this computer: looked up at once, before any choice, with
+ * developer mode off. */
+static void
+test_demo_pages_are_looked_up (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  NearbyObject *object;
+
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_ASK);
+  object = see_beacon (fixture);
+  let_time_pass ();
+  g_assert_cmpuint (requests, ==, 0);
+
+  nearby_page_loader_set_demo (fixture->loader, TRUE);
+  g_assert_true (wait_for_title (object));
+  g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
+  /* What the person chose is kept for when the demo ends. */
+  g_assert_cmpint (nearby_page_loader_get_mode (fixture->loader), ==, NEARBY_LOOKUP_ASK);
+  g_assert_false (nearby_page_loader_get_enabled (fixture->loader));
+}
+
 static void
 on_stored (GObject      *source,
            GAsyncResult *result,
@@ -270,6 +329,8 @@ main (int   argc,
   ADD ("/page-loader/ask-waits-for-the-person", test_ask_waits_for_the_person);
   ADD ("/page-loader/automatic-is-public-https-only", test_automatic_is_public_https_only);
   ADD ("/page-loader/never-shows-only-the-cache", test_never_shows_only_the_cache);
+  ADD ("/page-loader/developer-mode-looks-up-everything", test_developer_mode_looks_up_everything);
+  ADD ("/page-loader/demo-pages-are-looked-up", test_demo_pages_are_looked_up);
 #undef ADD
 
   status = g_test_run ();

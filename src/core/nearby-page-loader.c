@@ -2,7 +2,7 @@
  *
  * Between the list and the resolver: which object is looked up, when, and with which policy.
  * A look-up tells the page's server that the user is nearby, so what happens without the user
- * asking is decided here, in one place.
+ * asking is decided here, in one place: from the user's choice, developer mode and the demo.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,9 +24,17 @@ struct _NearbyPageLoader
   /* NearbyObject -> its GCancellable, while a look-up is under way */
   GHashTable       *in_flight;
 
+  /* What the user chose, and what widens it */
   NearbyLookupMode  mode;
   gboolean          enabled;
   guint             automatic_policy;
+  gboolean          developer_mode;
+  gboolean          demo;
+
+  /* What follows from them */
+  NearbyLookupMode  effective_mode;
+  gboolean          effective_enabled;
+  guint             effective_policy;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyPageLoader, nearby_page_loader, G_TYPE_OBJECT)
@@ -36,6 +44,8 @@ enum {
   PROP_MODE,
   PROP_ENABLED,
   PROP_AUTOMATIC_POLICY,
+  PROP_DEVELOPER_MODE,
+  PROP_DEMO,
   N_PROPS
 };
 
@@ -187,7 +197,7 @@ nearby_page_loader_show_cached (NearbyPageLoader *self,
 static gboolean
 nearby_page_loader_wants_automatic (NearbyPageLoader *self)
 {
-  return self->enabled && self->mode == NEARBY_LOOKUP_AUTOMATIC;
+  return self->effective_enabled && self->effective_mode == NEARBY_LOOKUP_AUTOMATIC;
 }
 
 static void
@@ -199,7 +209,7 @@ nearby_page_loader_consider (NearbyPageLoader *self,
 
   /* The resolver reads the cache itself; without a look-up, the cache alone fills the row. */
   if (nearby_page_loader_wants_automatic (self))
-    nearby_page_loader_resolve (self, object, self->automatic_policy, NEARBY_RESOLVE_FLAGS_NONE);
+    nearby_page_loader_resolve (self, object, self->effective_policy, NEARBY_RESOLVE_FLAGS_NONE);
   else if (nearby_object_get_page (object) == NULL)
     nearby_page_loader_show_cached (self, object);
 }
@@ -239,6 +249,39 @@ nearby_page_loader_reconsider_all (NearbyPageLoader *self)
           g_error_matches (page->error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION))
         nearby_page_loader_consider (self, object);
     }
+}
+
+/* Developers see every page, local and insecure ones too, as soon as it is heard; the demo's
+ * pages are served from this computer, so looking them up tells nobody anything. Either way
+ * there is nothing for the user to choose first. */
+static void
+nearby_page_loader_update (NearbyPageLoader *self)
+{
+  NearbyLookupMode mode = self->mode;
+  gboolean enabled = self->enabled;
+  guint policy = self->automatic_policy;
+
+  if (self->developer_mode)
+    {
+      mode = NEARBY_LOOKUP_AUTOMATIC;
+      policy = NEARBY_URL_POLICY_EXPLICIT;
+      enabled = TRUE;
+    }
+  else if (self->demo)
+    {
+      mode = NEARBY_LOOKUP_AUTOMATIC;
+      policy = NEARBY_URL_POLICY_ALLOW_HTTP | NEARBY_URL_POLICY_ALLOW_LOOPBACK;
+      enabled = TRUE;
+    }
+
+  if (mode == self->effective_mode && enabled == self->effective_enabled &&
+      policy == self->effective_policy)
+    return;
+
+  self->effective_mode = mode;
+  self->effective_enabled = enabled;
+  self->effective_policy = policy;
+  nearby_page_loader_reconsider_all (self);
 }
 
 void
@@ -319,7 +362,7 @@ nearby_page_loader_set_mode (NearbyPageLoader *self,
     return;
 
   self->mode = mode;
-  nearby_page_loader_reconsider_all (self);
+  nearby_page_loader_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
 }
 
@@ -342,7 +385,7 @@ nearby_page_loader_set_enabled (NearbyPageLoader *self,
     return;
 
   self->enabled = enabled;
-  nearby_page_loader_reconsider_all (self);
+  nearby_page_loader_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
 }
 
@@ -364,8 +407,54 @@ nearby_page_loader_set_automatic_policy (NearbyPageLoader *self,
     return;
 
   self->automatic_policy = policy;
-  nearby_page_loader_reconsider_all (self);
+  nearby_page_loader_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTOMATIC_POLICY]);
+}
+
+gboolean
+nearby_page_loader_get_developer_mode (NearbyPageLoader *self)
+{
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), FALSE);
+
+  return self->developer_mode;
+}
+
+void
+nearby_page_loader_set_developer_mode (NearbyPageLoader *self,
+                                       gboolean          developer_mode)
+{
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+
+  developer_mode = !!developer_mode;
+  if (self->developer_mode == developer_mode)
+    return;
+
+  self->developer_mode = developer_mode;
+  nearby_page_loader_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
+}
+
+gboolean
+nearby_page_loader_get_demo (NearbyPageLoader *self)
+{
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), FALSE);
+
+  return self->demo;
+}
+
+void
+nearby_page_loader_set_demo (NearbyPageLoader *self,
+                             gboolean          demo)
+{
+  g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
+
+  demo = !!demo;
+  if (self->demo == demo)
+    return;
+
+  self->demo = demo;
+  nearby_page_loader_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEMO]);
 }
 
 static void
@@ -422,6 +511,14 @@ nearby_page_loader_get_property (GObject    *object,
       g_value_set_uint (value, self->automatic_policy);
       break;
 
+    case PROP_DEVELOPER_MODE:
+      g_value_set_boolean (value, self->developer_mode);
+      break;
+
+    case PROP_DEMO:
+      g_value_set_boolean (value, self->demo);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -447,6 +544,14 @@ nearby_page_loader_set_property (GObject      *object,
 
     case PROP_AUTOMATIC_POLICY:
       nearby_page_loader_set_automatic_policy (self, g_value_get_uint (value));
+      break;
+
+    case PROP_DEVELOPER_MODE:
+      nearby_page_loader_set_developer_mode (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_DEMO:
+      nearby_page_loader_set_demo (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -479,6 +584,16 @@ nearby_page_loader_class_init (NearbyPageLoaderClass *klass)
                        0, NEARBY_URL_POLICY_EXPLICIT, NEARBY_URL_POLICY_AUTOMATIC,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_DEVELOPER_MODE] =
+    g_param_spec_boolean ("developer-mode", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_DEMO] =
+    g_param_spec_boolean ("demo", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -487,5 +602,7 @@ nearby_page_loader_init (NearbyPageLoader *self)
 {
   self->mode = NEARBY_LOOKUP_ASK;
   self->automatic_policy = NEARBY_URL_POLICY_AUTOMATIC;
+  self->effective_mode = self->mode;
+  self->effective_policy = self->automatic_policy;
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, g_object_unref);
 }

@@ -25,9 +25,11 @@ GType nearby_lookup_mode_get_type (void) G_GNUC_CONST;
 #define NEARBY_TYPE_PAGE_LOADER (nearby_page_loader_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyPageLoader, nearby_page_loader, NEARBY, PAGE_LOADER, GObject)
 
-/* @cache may be NULL. Properties: "mode" (NearbyLookupMode), "enabled" (FALSE until the user has
- * chosen: then not even automatic look-ups happen), "automatic-policy" (NearbyUrlPolicy flags
- * allowed without asking: none by default; developer mode and the demo widen it). */
+/* @cache may be NULL. Properties: what the user chose, "mode" (NearbyLookupMode) and "enabled"
+ * (FALSE until the user has chosen: then not even automatic look-ups happen); "automatic-policy"
+ * (NearbyUrlPolicy flags allowed without asking: none by default); and what overrides them:
+ * "developer-mode" (every page, local and insecure ones too, looked up as soon as it is heard)
+ * and "demo" (the objects are the demo's, whose pages this computer serves: looked up at once). */
 NearbyPageLoader *nearby_page_loader_new              (NearbyObjectList *objects,
                                                        NearbyResolver   *resolver,
                                                        NearbyPageCache  *cache);
@@ -40,6 +42,12 @@ void              nearby_page_loader_set_enabled      (NearbyPageLoader *self,
 guint             nearby_page_loader_get_automatic_policy (NearbyPageLoader *self);
 void              nearby_page_loader_set_automatic_policy (NearbyPageLoader *self,
                                                            guint             policy);
+gboolean          nearby_page_loader_get_developer_mode (NearbyPageLoader *self);
+void              nearby_page_loader_set_developer_mode (NearbyPageLoader *self,
+                                                         gboolean          developer_mode);
+gboolean          nearby_page_loader_get_demo         (NearbyPageLoader *self);
+void              nearby_page_loader_set_demo         (NearbyPageLoader *self,
+                                                       gboolean          demo);
 
 /* The user asked: look the object up whatever the mode, with every address allowed.
  * @refresh bypasses the cache. */

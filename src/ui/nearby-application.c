@@ -94,7 +94,6 @@ nearby_application_get_developer_mode (NearbyApplication *self)
          (self->settings != NULL && g_settings_get_boolean (self->settings, "developer-mode"));
 }
 
-static void nearby_application_update_lookups (NearbyApplication *self);
 static void nearby_application_update_broadcast_actions (NearbyApplication *self);
 
 static NearbyWindow *
@@ -138,6 +137,7 @@ nearby_application_set_source (NearbyApplication *self,
 
   g_set_object (&self->source, source);
   nearby_object_list_add_source (self->objects, source);
+  nearby_page_loader_set_demo (self->page_loader, NEARBY_IS_DEMO (source));
   if (window != NULL)
     nearby_window_set_source (window, source);
 }
@@ -161,7 +161,6 @@ nearby_application_start_demo (NearbyApplication *self)
     }
 
   nearby_application_set_source (self, NEARBY_SOURCE (self->demo));
-  nearby_application_update_lookups (self);
 }
 
 /* History → objects: favourites and how often the user opened each one feed the ranking. */
@@ -326,43 +325,12 @@ nearby_application_handle_local_options (GApplication *app,
 
 static void nearby_application_update_inspector_accel (NearbyApplication *self);
 
-/* What may be looked up without asking: developers see local and insecure pages too, and the
- * demo's pages are served from this computer. */
-static void
-nearby_application_update_lookups (NearbyApplication *self)
-{
-  gboolean developer = nearby_application_get_developer_mode (self);
-  gboolean demo = self->demo != NULL && self->source == NEARBY_SOURCE (self->demo);
-  NearbyLookupMode mode = g_settings_get_enum (self->settings, "lookup-policy");
-  guint policy = NEARBY_URL_POLICY_AUTOMATIC;
-  gboolean enabled = g_settings_get_boolean (self->settings, "privacy-choice-made");
-
-  if (developer)
-    {
-      mode = NEARBY_LOOKUP_AUTOMATIC;
-      policy = NEARBY_URL_POLICY_EXPLICIT;
-      enabled = TRUE;
-    }
-  else if (demo)
-    {
-      /* The demo's pages come from this computer: looking them up tells nobody anything. */
-      mode = NEARBY_LOOKUP_AUTOMATIC;
-      policy = NEARBY_URL_POLICY_ALLOW_HTTP | NEARBY_URL_POLICY_ALLOW_LOOPBACK;
-      enabled = TRUE;
-    }
-
-  nearby_page_loader_set_automatic_policy (self->page_loader, policy);
-  nearby_page_loader_set_mode (self->page_loader, mode);
-  nearby_page_loader_set_enabled (self->page_loader, enabled);
-}
-
 static void
 on_developer_mode_changed (NearbyApplication *self)
 {
   nearby_object_list_set_show_non_browsable (self->objects,
                                              nearby_application_get_developer_mode (self));
   nearby_application_update_inspector_accel (self);
-  nearby_application_update_lookups (self);
   nearby_application_update_broadcast_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
 }
@@ -409,15 +377,15 @@ nearby_application_startup (GApplication *app)
   self->resolver = nearby_resolver_new ();
   self->page_loader = nearby_page_loader_new (self->objects, self->resolver,
                                               NEARBY_PAGE_CACHE (self->history));
-  g_signal_connect_object (self->settings, "changed::lookup-policy",
-                           G_CALLBACK (nearby_application_update_lookups), self,
-                           G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "lookup-policy", self->page_loader, "mode",
+                   G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "privacy-choice-made", self->page_loader, "enabled",
+                   G_SETTINGS_BIND_GET);
+  g_object_bind_property (self, "developer-mode", self->page_loader, "developer-mode",
+                          G_BINDING_SYNC_CREATE);
 
   g_signal_connect_object (self->settings, "changed::developer-mode",
                            G_CALLBACK (on_developer_mode_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->settings, "changed::privacy-choice-made",
-                           G_CALLBACK (nearby_application_update_lookups), self,
-                           G_CONNECT_SWAPPED);
   on_developer_mode_changed (self);
 
   self->blocked_filter = gtk_custom_filter_new (object_not_blocked, self, NULL);
