@@ -1,4 +1,4 @@
-/* test-application.c: what the application leaves behind when it quits
+/* test-application.c: what the application hands its window, and leaves behind when it quits
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,21 +12,18 @@
 
 typedef struct {
   GtkApplication *application;
+  GFunc           check;       /* called with the window once it shows, then the app quits */
   NearbySource   *source;      /* weak */
 } Run;
 
-/* Once the window shows its source, note the source and quit. */
 static gboolean
-note_source_and_quit (gpointer user_data)
+check_and_quit (gpointer user_data)
 {
   Run *run = user_data;
   GtkWindow *window = gtk_application_get_active_window (run->application);
 
   g_assert_true (NEARBY_IS_WINDOW (window));
-  g_object_get (window, "source", &run->source, NULL);
-  g_assert_nonnull (run->source);
-  g_object_add_weak_pointer (G_OBJECT (run->source), (gpointer *) &run->source);
-  g_object_unref (run->source);
+  run->check (window, run);
 
   g_application_quit (G_APPLICATION (run->application));
   return G_SOURCE_REMOVE;
@@ -38,32 +35,27 @@ on_window_added (GtkApplication *application,
                  Run            *run)
 {
   if (NEARBY_IS_WINDOW (window))
-    g_idle_add (note_source_and_quit, run);
+    g_idle_add (check_and_quit, run);
 }
 
-/* The scanner holds the system bus and BlueZ's discovery session: quitting must let it go, or
- * discovery is never stopped and the scanner never freed. */
-static void
-test_scanner_released_on_quit (void)
+/* Runs the application until its window shows and @check has looked at it; then lets it go. */
+static gboolean
+run_application (Run   *run,
+                 GFunc  check)
 {
   g_autoptr(NearbyApplication) application = NULL;
-  Run run = { NULL, NULL };
   char *argv[] = { (char *) "test-application", NULL };
 
   if (!gtk_init_check ())
-    {
-      g_test_skip ("needs a display");
-      return;
-    }
+    return FALSE;
 
   application = nearby_application_new ();
-  run.application = GTK_APPLICATION (application);
+  run->application = GTK_APPLICATION (application);
+  run->check = check;
   g_application_set_flags (G_APPLICATION (application), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (application, "window-added", G_CALLBACK (on_window_added), &run);
+  g_signal_connect (application, "window-added", G_CALLBACK (on_window_added), run);
 
   g_assert_cmpint (g_application_run (G_APPLICATION (application), 1, argv), ==, 0);
-  g_assert_nonnull (run.source);
-  g_assert_true (NEARBY_IS_SOURCE (run.source));
 
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (application)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (application)))
@@ -72,7 +64,63 @@ test_scanner_released_on_quit (void)
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
+  return TRUE;
+}
+
+static void
+note_source (gpointer window,
+             gpointer user_data)
+{
+  Run *run = user_data;
+
+  g_object_get (window, "source", &run->source, NULL);
+  g_assert_nonnull (run->source);
+  g_object_add_weak_pointer (G_OBJECT (run->source), (gpointer *) &run->source);
+  g_object_unref (run->source);
+}
+
+/* The scanner holds the system bus and BlueZ's discovery session: quitting must let it go, or
+ * discovery is never stopped and the scanner never freed. */
+static void
+test_scanner_released_on_quit (void)
+{
+  Run run = { 0 };
+
+  if (!run_application (&run, note_source))
+    {
+      g_test_skip ("needs a display");
+      return;
+    }
+
   g_assert_null (run.source);
+}
+
+static void
+answer_the_privacy_question (gpointer window,
+                             gpointer user_data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  g_assert_true (nearby_window_get_needs_privacy_choice (window));
+  g_settings_set_boolean (settings, "privacy-choice-made", TRUE);
+  g_assert_false (nearby_window_get_needs_privacy_choice (window));
+  g_settings_set_boolean (settings, "privacy-choice-made", FALSE);
+  g_assert_true (nearby_window_get_needs_privacy_choice (window));
+
+  /* Developer mode never asks. */
+  g_settings_set_boolean (settings, "developer-mode", TRUE);
+  g_assert_false (nearby_window_get_needs_privacy_choice (window));
+  g_settings_reset (settings, "developer-mode");
+}
+
+/* The first-run question shows until the person answers it, and goes when they do. */
+static void
+test_privacy_choice_reaches_the_window (void)
+{
+  Run run = { 0 };
+
+  if (!run_application (&run, answer_the_privacy_question))
+    g_test_skip ("needs a display");
 }
 
 int
@@ -85,6 +133,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/application/scanner-released-on-quit", test_scanner_released_on_quit);
+  g_test_add_func ("/application/privacy-choice-reaches-the-window",
+                   test_privacy_choice_reaches_the_window);
 
   return g_test_run ();
 }

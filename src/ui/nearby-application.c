@@ -54,6 +54,7 @@ G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION
 enum {
   PROP_0,
   PROP_DEVELOPER_MODE,
+  PROP_NEEDS_PRIVACY_CHOICE,
   N_PROPS
 };
 
@@ -92,6 +93,17 @@ nearby_application_get_developer_mode (NearbyApplication *self)
 
   return self->developer ||
          (self->settings != NULL && g_settings_get_boolean (self->settings, "developer-mode"));
+}
+
+gboolean
+nearby_application_get_needs_privacy_choice (NearbyApplication *self)
+{
+  g_return_val_if_fail (NEARBY_IS_APPLICATION (self), TRUE);
+
+  if (nearby_application_get_developer_mode (self))
+    return FALSE;
+
+  return self->settings == NULL || !g_settings_get_boolean (self->settings, "privacy-choice-made");
 }
 
 static void nearby_application_update_broadcast_actions (NearbyApplication *self);
@@ -282,6 +294,8 @@ nearby_application_activate (GApplication *app)
                                               G_LIST_MODEL (self->shown_objects)));
       g_object_bind_property (window, "list-engaged", self->objects, "frozen",
                               G_BINDING_SYNC_CREATE);
+      g_object_bind_property (self, "needs-privacy-choice", window, "needs-privacy-choice",
+                              G_BINDING_SYNC_CREATE);
     }
 
   gtk_window_present (window);
@@ -333,6 +347,13 @@ on_developer_mode_changed (NearbyApplication *self)
   nearby_application_update_inspector_accel (self);
   nearby_application_update_broadcast_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEEDS_PRIVACY_CHOICE]);
+}
+
+static void
+on_privacy_choice_changed (NearbyApplication *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEEDS_PRIVACY_CHOICE]);
 }
 
 static gboolean
@@ -386,6 +407,8 @@ nearby_application_startup (GApplication *app)
 
   g_signal_connect_object (self->settings, "changed::developer-mode",
                            G_CALLBACK (on_developer_mode_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::privacy-choice-made",
+                           G_CALLBACK (on_privacy_choice_changed), self, G_CONNECT_SWAPPED);
   on_developer_mode_changed (self);
 
   self->blocked_filter = gtk_custom_filter_new (object_not_blocked, self, NULL);
@@ -459,6 +482,10 @@ nearby_application_get_property (GObject    *object,
       g_value_set_boolean (value, nearby_application_get_developer_mode (self));
       break;
 
+    case PROP_NEEDS_PRIVACY_CHOICE:
+      g_value_set_boolean (value, nearby_application_get_needs_privacy_choice (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -481,6 +508,11 @@ nearby_application_class_init (NearbyApplicationClass *klass)
   properties[PROP_DEVELOPER_MODE] =
     g_param_spec_boolean ("developer-mode", NULL, NULL,
                           FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_NEEDS_PRIVACY_CHOICE] =
+    g_param_spec_boolean ("needs-privacy-choice", NULL, NULL,
+                          TRUE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -34,6 +34,7 @@ struct _NearbyWindow
   GtkWidget            *refresh_button;
   AdwWindowTitle       *window_title;
 
+  gboolean              needs_privacy_choice;
   gboolean              pointer_in_list;
   gboolean              focus_in_list;
   gboolean              first_frame_logged;
@@ -46,6 +47,7 @@ enum {
   PROP_SOURCE,
   PROP_OBJECTS,
   PROP_LIST_ENGAGED,
+  PROP_NEEDS_PRIVACY_CHOICE,
   N_PROPS
 };
 
@@ -101,10 +103,7 @@ nearby_window_update_page (NearbyWindow *self)
 {
   NearbySourceState state = NEARBY_SOURCE_STATE_STARTING;
   guint n_objects = 0;
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  gboolean chosen = g_settings_get_boolean (self->settings, "privacy-choice-made") ||
-                    (NEARBY_IS_APPLICATION (app) &&
-                     nearby_application_get_developer_mode (NEARBY_APPLICATION (app)));
+  gboolean chosen = !self->needs_privacy_choice;
   const char *page;
 
   if (self->source != NULL)
@@ -218,6 +217,29 @@ nearby_window_add_toast (NearbyWindow *self,
   g_return_if_fail (NEARBY_IS_WINDOW (self));
 
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+gboolean
+nearby_window_get_needs_privacy_choice (NearbyWindow *self)
+{
+  g_return_val_if_fail (NEARBY_IS_WINDOW (self), TRUE);
+
+  return self->needs_privacy_choice;
+}
+
+void
+nearby_window_set_needs_privacy_choice (NearbyWindow *self,
+                                        gboolean      needs_privacy_choice)
+{
+  g_return_if_fail (NEARBY_IS_WINDOW (self));
+
+  needs_privacy_choice = !!needs_privacy_choice;
+  if (self->needs_privacy_choice == needs_privacy_choice)
+    return;
+
+  self->needs_privacy_choice = needs_privacy_choice;
+  nearby_window_update_page (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEEDS_PRIVACY_CHOICE]);
 }
 
 gboolean
@@ -434,6 +456,10 @@ nearby_window_get_property (GObject    *object,
       g_value_set_boolean (value, nearby_window_get_list_engaged (self));
       break;
 
+    case PROP_NEEDS_PRIVACY_CHOICE:
+      g_value_set_boolean (value, self->needs_privacy_choice);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -455,6 +481,10 @@ nearby_window_set_property (GObject      *object,
 
     case PROP_OBJECTS:
       nearby_window_set_objects (self, g_value_get_object (value));
+      break;
+
+    case PROP_NEEDS_PRIVACY_CHOICE:
+      nearby_window_set_needs_privacy_choice (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -488,6 +518,12 @@ nearby_window_class_init (NearbyWindowClass *klass)
     g_param_spec_boolean ("list-engaged", NULL, NULL,
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* Until it is FALSE, the window asks how pages may be looked up, and shows nothing else. */
+  properties[PROP_NEEDS_PRIVACY_CHOICE] =
+    g_param_spec_boolean ("needs-privacy-choice", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -536,6 +572,7 @@ nearby_window_init (NearbyWindow *self)
 {
   g_type_ensure (NEARBY_TYPE_OBJECT_ROW);
 
+  self->needs_privacy_choice = TRUE;
   self->settings = g_settings_new (APP_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -547,7 +584,4 @@ nearby_window_init (NearbyWindow *self)
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
-
-  g_signal_connect_object (self->settings, "changed::privacy-choice-made",
-                           G_CALLBACK (nearby_window_update_page), self, G_CONNECT_SWAPPED);
 }

@@ -24,6 +24,10 @@ void          nearby_window_show_toast  (NearbyWindow      *self,
                                          const char        *message);
 void          nearby_window_add_toast   (NearbyWindow      *self,
                                          AdwToast          *toast);
+/* TRUE (the default) shows the first-run question instead of any other page. */
+gboolean      nearby_window_get_needs_privacy_choice (NearbyWindow *self);
+void          nearby_window_set_needs_privacy_choice (NearbyWindow *self,
+                                                      gboolean      needs_privacy_choice);
 /* TRUE while the pointer or the keyboard focus is on the list. */
 gboolean      nearby_window_get_list_engaged (NearbyWindow *self);
 
