@@ -14,6 +14,7 @@
 
 #include "nearby-advertiser.h"
 #include "nearby-application.h"
+#include "nearby-broadcast-dialog.h"
 #include "nearby-demo.h"
 #include "nearby-inspector.h"
 #include "nearby-object-row.h"
@@ -902,56 +903,15 @@ on_broadcast_started (GObject      *source,
     }
 }
 
-/* What the entry's URL becomes on air, said before the person presses Broadcast. */
 static void
-on_broadcast_url_changed (GtkEditable      *entry,
-                          AdwMessageDialog *dialog)
+on_broadcast_response (NearbyBroadcastDialog *dialog,
+                       const char            *response,
+                       NearbyApplication     *self)
 {
-  GtkLabel *feedback = g_object_get_data (G_OBJECT (dialog), "feedback");
-  const char *url = gtk_editable_get_text (entry);
-  g_autoptr(NearbyAdvertiser) advertiser = NULL;
-  g_autoptr(GBytes) data = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (*url == '\0')
-    {
-      gtk_label_set_label (feedback, "");
-      adw_message_dialog_set_response_enabled (dialog, "broadcast", FALSE);
-      return;
-    }
-
-  advertiser = nearby_advertiser_new (url, NEARBY_PROTOCOL_EDDYSTONE,
-                                      NEARBY_ADVERTISER_DEFAULT_TX_POWER, NULL);
-  data = nearby_advertiser_dup_service_data (advertiser, &error);
-  if (data != NULL)
-    {
-      gsize size = g_bytes_get_size (data);
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                            "Fits in an Eddystone-URL frame: %zu byte of service data",
-                                                            "Fits in an Eddystone-URL frame: %zu bytes of service data",
-                                                            size),
-                                               size);
-
-      gtk_label_set_label (feedback, text);
-    }
-  else
-    {
-      gtk_label_set_label (feedback, error->message);
-    }
-  adw_message_dialog_set_response_enabled (dialog, "broadcast", data != NULL);
-}
-
-static void
-on_broadcast_response (AdwMessageDialog  *dialog,
-                       const char        *response,
-                       NearbyApplication *self)
-{
-  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
-
-  if (!g_str_equal (response, "broadcast") || self->advertiser != NULL)
+  if (self->advertiser != NULL)
     return;
 
-  self->advertiser = nearby_advertiser_new (gtk_editable_get_text (entry),
+  self->advertiser = nearby_advertiser_new (nearby_broadcast_dialog_get_url (dialog),
                                             NEARBY_PROTOCOL_EDDYSTONE,
                                             NEARBY_ADVERTISER_DEFAULT_TX_POWER, NULL);
   nearby_application_update_broadcast_actions (self);
@@ -966,38 +926,10 @@ broadcast_action (GSimpleAction *action,
 {
   NearbyApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  AdwMessageDialog *dialog;
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *entry = gtk_entry_new ();
-  GtkWidget *feedback = gtk_label_new (NULL);
+  NearbyBroadcastDialog *dialog = nearby_broadcast_dialog_new (parent);
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, _("Broadcast a URL"),
-    _("This computer will broadcast the address as an Eddystone-URL beacon until you stop it, "
-      "so phones and computers around see it as a nearby object.")));
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "https://example.com/kiosk");
-  gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_URL);
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Address to broadcast"), -1);
-  gtk_label_set_wrap (GTK_LABEL (feedback), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (feedback), 0);
-  gtk_widget_add_css_class (feedback, "caption");
-  gtk_box_append (GTK_BOX (box), entry);
-  gtk_box_append (GTK_BOX (box), feedback);
-  adw_message_dialog_set_extra_child (dialog, box);
-  g_object_set_data (G_OBJECT (dialog), "entry", entry);
-  g_object_set_data (G_OBJECT (dialog), "feedback", feedback);
-
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "broadcast", _("_Broadcast"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "broadcast", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_response_enabled (dialog, "broadcast", FALSE);
-  adw_message_dialog_set_default_response (dialog, "broadcast");
-  adw_message_dialog_set_close_response (dialog, "cancel");
-  g_signal_connect_object (entry, "changed", G_CALLBACK (on_broadcast_url_changed), dialog, 0);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_broadcast_response), self, 0);
+  g_signal_connect_object (dialog, "response::broadcast", G_CALLBACK (on_broadcast_response),
+                           self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
