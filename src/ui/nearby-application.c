@@ -1,7 +1,8 @@
 /* nearby-application.c
  *
  * The application owns the services (where sightings come from, the object list, the history)
- * and the actions on objects; windows only show them.
+ * and wires them together; its actions are in nearby-application-actions.c. Windows only show
+ * what it owns.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,43 +13,9 @@
 
 #include <glib/gi18n.h>
 
-#include "nearby-advertiser.h"
-#include "nearby-application.h"
-#include "nearby-broadcast-dialog.h"
-#include "nearby-demo.h"
-#include "nearby-inspector.h"
-#include "nearby-object-row.h"
-#include "nearby-page-loader.h"
-#include "nearby-preferences.h"
+#include "nearby-application-private.h"
 #include "nearby-replay.h"
-#include "nearby-url-policy.h"
 #include "nearby-resources.h"
-#include "nearby-scanner.h"
-#include "nearby-window.h"
-
-struct _NearbyApplication
-{
-  AdwApplication     parent_instance;
-
-  GSettings         *settings;
-  NearbyHistory     *history;
-  NearbyObjectList  *objects;
-  NearbyResolver    *resolver;
-  NearbyPageLoader  *page_loader;
-  GtkFilterListModel *shown_objects;
-  GtkCustomFilter   *blocked_filter;
-  NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
-  NearbyDemo        *demo;
-  NearbyScanner     *scanner;
-  NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
-  GtkStringList     *blocked_sites;
-  GCancellable      *cancellable;
-
-  gboolean           developer;    /* --developer: for this run only */
-  gboolean           start_demo;
-  char              *replay_path;
-  double             replay_speed;
-};
 
 G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION)
 
@@ -107,10 +74,8 @@ nearby_application_get_needs_privacy_choice (NearbyApplication *self)
   return self->settings == NULL || !g_settings_get_boolean (self->settings, "privacy-choice-made");
 }
 
-static void nearby_application_update_broadcast_actions (NearbyApplication *self);
-
-static NearbyWindow *
-nearby_application_get_window (NearbyApplication *self)
+NearbyWindow *
+_nearby_application_get_window (NearbyApplication *self)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
@@ -118,12 +83,12 @@ nearby_application_get_window (NearbyApplication *self)
 }
 
 /* A toast goes where the person is looking: Preferences, or the main window. */
-static void
-nearby_application_add_toast (NearbyApplication *self,
-                              AdwToast          *toast)
+void
+_nearby_application_add_toast (NearbyApplication *self,
+                               AdwToast          *toast)
 {
   GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
-  NearbyWindow *window = nearby_application_get_window (self);
+  NearbyWindow *window = _nearby_application_get_window (self);
 
   g_object_ref_sink (toast);
   if (ADW_IS_PREFERENCES_WINDOW (active))
@@ -135,18 +100,18 @@ nearby_application_add_toast (NearbyApplication *self,
   g_object_unref (toast);
 }
 
-static void
-nearby_application_toast (NearbyApplication *self,
-                          const char        *message)
+void
+_nearby_application_toast (NearbyApplication *self,
+                           const char        *message)
 {
-  nearby_application_add_toast (self, adw_toast_new (message));
+  _nearby_application_add_toast (self, adw_toast_new (message));
 }
 
 static void
 nearby_application_set_source (NearbyApplication *self,
                                NearbySource      *source)
 {
-  NearbyWindow *window = nearby_application_get_window (self);
+  NearbyWindow *window = _nearby_application_get_window (self);
 
   g_set_object (&self->source, source);
   nearby_object_list_add_source (self->objects, source);
@@ -155,8 +120,8 @@ nearby_application_set_source (NearbyApplication *self,
     nearby_window_set_source (window, source);
 }
 
-static void
-nearby_application_start_demo (NearbyApplication *self)
+void
+_nearby_application_start_demo (NearbyApplication *self)
 {
   g_autoptr(GError) error = NULL;
 
@@ -169,7 +134,7 @@ nearby_application_start_demo (NearbyApplication *self)
       g_autofree char *message = g_strdup_printf (_("Cannot start the demo: %s"), error->message);
 
       g_clear_object (&self->demo);
-      nearby_application_toast (self, message);
+      _nearby_application_toast (self, message);
       return;
     }
 
@@ -278,7 +243,7 @@ on_history_opened (GObject      *source,
 
   /* A damaged history was set aside: say so once, calmly; the app works either way. */
   if (nearby_history_get_problem (self->history) != NULL)
-    nearby_application_toast (self, nearby_history_get_problem (self->history));
+    _nearby_application_toast (self, nearby_history_get_problem (self->history));
 
   on_history_changed (self, NEARBY_HISTORY_DATA_ALL);
 }
@@ -338,15 +303,12 @@ nearby_application_handle_local_options (GApplication *app,
   return -1;
 }
 
-static void nearby_application_update_inspector_accel (NearbyApplication *self);
-
 static void
 on_developer_mode_changed (NearbyApplication *self)
 {
   nearby_object_list_set_show_non_browsable (self->objects,
                                              nearby_application_get_developer_mode (self));
-  nearby_application_update_inspector_accel (self);
-  nearby_application_update_broadcast_actions (self);
+  _nearby_application_actions_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEEDS_PRIVACY_CHOICE]);
 }
@@ -418,7 +380,7 @@ nearby_application_startup (GApplication *app)
 
   if (self->start_demo)
     {
-      nearby_application_start_demo (self);
+      _nearby_application_start_demo (self);
     }
   else if (self->replay_path != NULL)
     {
@@ -519,577 +481,6 @@ nearby_application_class_init (NearbyApplicationClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
-/* Actions on objects take the object's key, so rows, menus and shortcuts share them. */
-
-typedef struct {
-  NearbyApplication *self;
-  char              *url;
-} OpenRequest;
-
-static void
-open_request_free (OpenRequest *request)
-{
-  g_object_unref (request->self);
-  g_free (request->url);
-  g_free (request);
-}
-
-static void
-on_uri_shown (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  OpenRequest *request = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
-    {
-      nearby_history_record_visit_async (request->self->history, request->url, 0,
-                                         NULL, NULL, NULL);
-    }
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_autofree char *message = g_strdup_printf (_("Could not open the page: %s"),
-                                                  error->message);
-
-      nearby_application_toast (request->self, message);
-    }
-
-  open_request_free (request);
-}
-
-static NearbyObject *
-lookup_object (NearbyApplication *self,
-               GVariant          *parameter)
-{
-  return nearby_object_list_get_object_by_key (self->objects, g_variant_get_string (parameter, NULL));
-}
-
-/* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
- * never launched. */
-static void
-nearby_application_open_url (NearbyApplication *self,
-                             const char        *url)
-{
-  NearbyWindow *window = nearby_application_get_window (self);
-  OpenRequest *request;
-
-  if (url == NULL || !nearby_url_is_fetchable (url))
-    {
-      nearby_application_toast (self, _("This object has no web page to open"));
-      return;
-    }
-  if (window == NULL)
-    return;
-
-  request = g_new0 (OpenRequest, 1);
-  request->self = g_object_ref (self);
-  request->url = g_strdup (url);
-  gtk_show_uri_full (GTK_WINDOW (window), url, GDK_CURRENT_TIME, NULL, on_uri_shown, request);
-}
-
-static void
-open_url_action (GSimpleAction *action,
-                 GVariant      *parameter,
-                 gpointer       user_data)
-{
-  nearby_application_open_url (NEARBY_APPLICATION (user_data),
-                               g_variant_get_string (parameter, NULL));
-}
-
-static void
-open_object_action (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
-
-  if (object == NULL)
-    {
-      nearby_application_toast (self, _("That object is no longer nearby"));
-      return;
-    }
-
-  /* Opening tells the server anyway; now the row can show what the page is. */
-  if (nearby_object_get_page (object) == NULL && nearby_object_get_browsable (object))
-    nearby_page_loader_look_up (self->page_loader, object, FALSE);
-
-  nearby_application_open_url (self, nearby_object_get_url (object));
-}
-
-static void
-copy_link_action (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
-  NearbyWindow *window = nearby_application_get_window (self);
-
-  if (object == NULL || nearby_object_get_url (object) == NULL || window == NULL)
-    return;
-
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (window)),
-                          nearby_object_get_url (object));
-  nearby_application_toast (self, _("Link copied"));
-}
-
-static void
-toggle_favourite_action (GSimpleAction *action,
-                         GVariant      *parameter,
-                         gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
-  const char *url;
-
-  if (object == NULL || (url = nearby_object_get_url (object)) == NULL)
-    return;
-
-  if (nearby_object_get_favourite (object))
-    nearby_history_remove_favourite_async (self->history, url, NULL, NULL, NULL);
-  else
-    nearby_history_add_favourite_async (self->history, url, NULL, NULL, NULL);
-  /* Shown at once; the history's "changed" confirms it. */
-  nearby_object_set_favourite (object, !nearby_object_get_favourite (object));
-}
-
-static void
-block_site_action (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  const char *host = g_variant_get_string (parameter, NULL);
-  g_autofree char *title = g_strdup_printf (_("Objects from %s are hidden"), host);
-  AdwToast *toast;
-
-  nearby_history_block_host_async (self->history, host, NULL, NULL, NULL);
-
-  toast = adw_toast_new (title);
-  adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.set-site-hidden");
-  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, FALSE));
-  nearby_application_add_toast (self, toast);
-}
-
-static void
-unblock_site_action (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  const char *host = g_variant_get_string (parameter, NULL);
-  g_autofree char *title = g_strdup_printf (_("Objects from %s are shown again"), host);
-  AdwToast *toast = adw_toast_new (title);
-
-  nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
-
-  adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.set-site-hidden");
-  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, TRUE));
-  nearby_application_add_toast (self, toast);
-}
-
-/* The Undo buttons: hide or show a site again, with no second toast offering to undo the undo. */
-static void
-set_site_hidden_action (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  const char *host;
-  gboolean hidden;
-
-  g_variant_get (parameter, "(&sb)", &host, &hidden);
-  if (hidden)
-    nearby_history_block_host_async (self->history, host, NULL, NULL, NULL);
-  else
-    nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
-}
-
-static void
-on_history_cleared (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(NearbyApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (nearby_history_clear_finish (NEARBY_HISTORY (source), result, &error))
-    nearby_application_toast (self, _("History cleared"));
-  else
-    {
-      g_autofree char *message = g_strdup_printf (_("Could not clear the history: %s"),
-                                                  error->message);
-
-      nearby_application_toast (self, message);
-    }
-}
-
-static void
-on_clear_history_response (AdwMessageDialog  *dialog,
-                           const char        *response,
-                           NearbyApplication *self)
-{
-  if (g_str_equal (response, "clear"))
-    nearby_history_clear_async (self->history, NEARBY_HISTORY_DATA_ALL, NULL,
-                                on_history_cleared, g_object_ref (self));
-}
-
-static void
-clear_history_action (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  AdwMessageDialog *dialog;
-
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, _("Clear History?"),
-    _("Nearby will forget which objects you opened, your favourites, hidden sites and every "
-      "cached page. This cannot be undone.")));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "clear", _("_Clear"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "clear", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_clear_history_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-about_action (GSimpleAction *action,
-              GVariant      *parameter,
-              gpointer       user_data)
-{
-  static const char *developers[] = { "The Nearby developers", NULL };
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
-
-  gtk_window_present (g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                                    "transient-for", window,
-                                    "modal", TRUE,
-                                    "application-name", _("Nearby"),
-                                    "application-icon", APP_ID,
-                                    "developer-name", _("The Nearby developers"),
-                                    "version", PACKAGE_VERSION,
-                                    "comments", _("See the smart objects around you and open their web apps"),
-                                    "website", "https://github.com/nearbyweb/nearby",
-                                    "issue-url", "https://github.com/nearbyweb/nearby/issues",
-                                    "developers", developers,
-                                    "license-type", GTK_LICENSE_GPL_3_0,
-                                    NULL));
-}
-
-static void
-preferences_action (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-
-  gtk_window_present (GTK_WINDOW (nearby_preferences_new (window,
-                                                          G_LIST_MODEL (self->blocked_sites))));
-}
-
-static void
-refresh_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-
-  /* The refresh button is the user asking: every object, every address, fresh from the web. */
-  nearby_page_loader_look_up_all (self->page_loader, TRUE);
-}
-
-static void
-look_up_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
-
-  if (object != NULL)
-    nearby_page_loader_look_up (self->page_loader, object, TRUE);
-}
-
-static void
-on_powered_on (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(NearbyApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!nearby_scanner_power_on_finish (NEARBY_SCANNER (source), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_autofree char *message = g_strdup_printf (_("Could not turn Bluetooth on: %s"),
-                                                  error->message);
-
-      nearby_application_toast (self, message);
-    }
-}
-
-static void
-power_on_action (GSimpleAction *action,
-                 GVariant      *parameter,
-                 gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-
-  if (self->scanner != NULL)
-    nearby_scanner_power_on_async (self->scanner, self->cancellable, on_powered_on,
-                                   g_object_ref (self));
-}
-
-/* Developer mode: broadcast a URL from this computer, to test a kiosk without a beacon. */
-
-static void
-nearby_application_update_broadcast_actions (NearbyApplication *self)
-{
-  GAction *broadcast = g_action_map_lookup_action (G_ACTION_MAP (self), "broadcast");
-  GAction *stop = g_action_map_lookup_action (G_ACTION_MAP (self), "stop-broadcast");
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (broadcast),
-                               nearby_application_get_developer_mode (self) &&
-                               self->advertiser == NULL);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (stop), self->advertiser != NULL);
-}
-
-static void
-on_broadcast_started (GObject      *source,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(NearbyApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  NearbyWindow *window = nearby_application_get_window (self);
-
-  if (!nearby_advertiser_start_finish (NEARBY_ADVERTISER (source), result, &error))
-    {
-      g_autofree char *message = g_strdup_printf (_("Could not broadcast: %s"), error->message);
-
-      if (self->advertiser == NEARBY_ADVERTISER (source))
-        g_clear_object (&self->advertiser);
-      nearby_application_update_broadcast_actions (self);
-      nearby_application_toast (self, message);
-      return;
-    }
-
-  /* Stopped while it was starting: end what just began. */
-  if (self->advertiser != NEARBY_ADVERTISER (source))
-    {
-      nearby_advertiser_stop_async (NEARBY_ADVERTISER (source), NULL, NULL, NULL);
-      return;
-    }
-
-  if (window != NULL)
-    {
-      g_autofree char *title = g_strdup_printf (_("Broadcasting %s"),
-                                                nearby_advertiser_get_url (NEARBY_ADVERTISER (source)));
-      AdwToast *toast = adw_toast_new (title);
-
-      adw_toast_set_button_label (toast, _("_Stop"));
-      adw_toast_set_action_name (toast, "app.stop-broadcast");
-      adw_toast_set_timeout (toast, 0);
-      nearby_window_add_toast (window, toast);
-    }
-}
-
-static void
-on_broadcast_response (NearbyBroadcastDialog *dialog,
-                       const char            *response,
-                       NearbyApplication     *self)
-{
-  if (self->advertiser != NULL)
-    return;
-
-  self->advertiser = nearby_advertiser_new (nearby_broadcast_dialog_get_url (dialog),
-                                            NEARBY_PROTOCOL_EDDYSTONE,
-                                            NEARBY_ADVERTISER_DEFAULT_TX_POWER, NULL);
-  nearby_application_update_broadcast_actions (self);
-  nearby_advertiser_start_async (self->advertiser, self->cancellable, on_broadcast_started,
-                                 g_object_ref (self));
-}
-
-static void
-broadcast_action (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  NearbyBroadcastDialog *dialog = nearby_broadcast_dialog_new (parent);
-
-  g_signal_connect_object (dialog, "response::broadcast", G_CALLBACK (on_broadcast_response),
-                           self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-on_broadcast_stopped (GObject      *source,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(NearbyApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!nearby_advertiser_stop_finish (NEARBY_ADVERTISER (source), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_debug ("Stopping the broadcast: %s", error->message);
-  nearby_application_toast (self, _("Broadcast stopped"));
-}
-
-static void
-stop_broadcast_action (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  g_autoptr(NearbyAdvertiser) advertiser = g_steal_pointer (&self->advertiser);
-
-  nearby_application_update_broadcast_actions (self);
-  if (advertiser == NULL)
-    return;
-
-  /* A start still under way is cancelled; dispose unregisters whatever got registered. */
-  if (nearby_advertiser_get_state (advertiser) == NEARBY_ADVERTISER_STATE_BROADCASTING)
-    nearby_advertiser_stop_async (advertiser, NULL, on_broadcast_stopped, g_object_ref (self));
-}
-
-static void
-demo_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  nearby_application_start_demo (NEARBY_APPLICATION (user_data));
-}
-
-/* The inspector: one window per object, presented again when asked twice. */
-static void
-nearby_application_show_details (NearbyApplication *self,
-                                 NearbyObject      *object)
-{
-  NearbyInspector *inspector = NULL;
-
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
-    {
-      if (NEARBY_IS_INSPECTOR (l->data)
-          && g_strcmp0 (nearby_object_get_key (nearby_inspector_get_object (l->data)),
-                        nearby_object_get_key (object)) == 0)
-        {
-          inspector = l->data;
-          break;
-        }
-    }
-
-  if (inspector == NULL)
-    {
-      inspector = nearby_inspector_new (object, self->objects);
-      gtk_window_set_transient_for (GTK_WINDOW (inspector),
-                                    GTK_WINDOW (nearby_application_get_window (self)));
-      gtk_window_set_destroy_with_parent (GTK_WINDOW (inspector), TRUE);
-      gtk_window_set_application (GTK_WINDOW (inspector), GTK_APPLICATION (self));
-    }
-  gtk_window_present (GTK_WINDOW (inspector));
-}
-
-static void
-show_details_action (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
-
-  if (object == NULL)
-    {
-      nearby_application_toast (self, _("That object is no longer nearby"));
-      return;
-    }
-  nearby_application_show_details (self, object);
-}
-
-/* Ctrl+I in developer mode: the focused row's object, or the first one. */
-static void
-inspect_action (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  NearbyApplication *self = user_data;
-  NearbyWindow *window = nearby_application_get_window (self);
-  GtkWidget *focus = window != NULL ? gtk_root_get_focus (GTK_ROOT (window)) : NULL;
-  g_autoptr(NearbyObject) first = NULL;
-
-  if (!nearby_application_get_developer_mode (self))
-    return;
-
-  for (GtkWidget *widget = focus; widget != NULL; widget = gtk_widget_get_parent (widget))
-    {
-      /* The focus is in a row, or on the list item that holds it. */
-      GtkWidget *row = NEARBY_IS_OBJECT_ROW (widget) ? widget : gtk_widget_get_first_child (widget);
-
-      if (NEARBY_IS_OBJECT_ROW (row) && nearby_object_row_get_object (NEARBY_OBJECT_ROW (row)) != NULL)
-        {
-          nearby_application_show_details (self, nearby_object_row_get_object (NEARBY_OBJECT_ROW (row)));
-          return;
-        }
-    }
-
-  if (g_list_model_get_n_items (G_LIST_MODEL (self->shown_objects)) > 0)
-    first = g_list_model_get_item (G_LIST_MODEL (self->shown_objects), 0);
-  if (first != NULL)
-    nearby_application_show_details (self, first);
-}
-
-static void
-nearby_application_update_inspector_accel (NearbyApplication *self)
-{
-  const char *developer_accels[] = { "<primary>i", NULL };
-  const char *no_accels[] = { NULL };
-
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.inspect",
-                                         nearby_application_get_developer_mode (self)
-                                         ? developer_accels : no_accels);
-}
-
-static void
-quit_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  g_application_quit (G_APPLICATION (user_data));
-}
-
-static const GActionEntry app_actions[] = {
-  { "quit", quit_action },
-  { "about", about_action },
-  { "preferences", preferences_action },
-  { "demo", demo_action },
-  { "power-on", power_on_action },
-  { "broadcast", broadcast_action },
-  { "stop-broadcast", stop_broadcast_action },
-  { "refresh", refresh_action },
-  { "look-up", look_up_action, "s" },
-  { "open-object", open_object_action, "s" },
-  { "open-url", open_url_action, "s" },
-  { "copy-link", copy_link_action, "s" },
-  { "toggle-favourite", toggle_favourite_action, "s" },
-  { "block-site", block_site_action, "s" },
-  { "unblock-site", unblock_site_action, "s" },
-  { "set-site-hidden", set_site_hidden_action, "(sb)" },
-  { "clear-history", clear_history_action },
-  { "show-details", show_details_action, "s" },
-  { "inspect", inspect_action },
-};
-
 static const GOptionEntry app_options[] = {
   { "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Show made-up objects served from this computer, to try Nearby without beacons"), NULL },
@@ -1114,12 +505,5 @@ nearby_application_init (NearbyApplication *self)
     _("Commands for beacon developers: decode, encode, scan, resolve, advertise.\n"
       "Run “nearby help” for the list."));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions),
-                                   self);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
-                                         (const char *[]) { "<primary>q", NULL });
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
-                                         (const char *[]) { "<primary>comma", NULL });
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh",
-                                         (const char *[]) { "<primary>r", "F5", NULL });
+  _nearby_application_actions_init (self);
 }

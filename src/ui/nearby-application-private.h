@@ -1,0 +1,59 @@
+/* nearby-application-private.h: what the application and its actions share
+ *
+ * NearbyApplication spans two files: nearby-application.c (the services and how they are wired)
+ * and nearby-application-actions.c (the app.* actions).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "nearby-advertiser.h"
+#include "nearby-application.h"
+#include "nearby-demo.h"
+#include "nearby-page-loader.h"
+#include "nearby-scanner.h"
+#include "nearby-window.h"
+
+G_BEGIN_DECLS
+
+struct _NearbyApplication
+{
+  AdwApplication     parent_instance;
+
+  GSettings         *settings;
+  NearbyHistory     *history;
+  NearbyObjectList  *objects;
+  NearbyResolver    *resolver;
+  NearbyPageLoader  *page_loader;
+  GtkFilterListModel *shown_objects;
+  GtkCustomFilter   *blocked_filter;
+  NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
+  NearbyDemo        *demo;
+  NearbyScanner     *scanner;
+  NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
+  GtkStringList     *blocked_sites;
+  GCancellable      *cancellable;
+
+  gboolean           developer;    /* --developer: for this run only */
+  gboolean           start_demo;
+  char              *replay_path;
+  double             replay_speed;
+};
+
+/* The main window, when it is the active one. */
+NearbyWindow *_nearby_application_get_window     (NearbyApplication *self);
+/* Shows @toast (floating; taken) where the person is looking, or logs it with no window. */
+void          _nearby_application_add_toast      (NearbyApplication *self,
+                                                  AdwToast          *toast);
+void          _nearby_application_toast          (NearbyApplication *self,
+                                                  const char        *message);
+/* Replaces the source with the demo; says why in a toast if it cannot start. */
+void          _nearby_application_start_demo     (NearbyApplication *self);
+
+/* nearby-application-actions.c */
+void          _nearby_application_actions_init   (NearbyApplication *self);
+/* Enables what developer mode and a broadcast under way allow. */
+void          _nearby_application_actions_update (NearbyApplication *self);
+
+G_END_DECLS
