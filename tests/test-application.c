@@ -7,13 +7,13 @@
 
 #include <adwaita.h>
 
-#include "nearby-application.h"
-#include "nearby-window.h"
+#include "nearby-application-private.h"
 
 typedef struct {
   GtkApplication *application;
   GFunc           check;       /* called with the window once it shows, then the app quits */
   NearbySource   *source;      /* weak */
+  AdwToast       *toast;       /* weak */
 } Run;
 
 static gboolean
@@ -123,6 +123,33 @@ test_privacy_choice_reaches_the_window (void)
     g_test_skip ("needs a display");
 }
 
+static void
+show_a_toast (gpointer window,
+              gpointer user_data)
+{
+  Run *run = user_data;
+
+  run->toast = adw_toast_new ("Link copied");
+  g_object_add_weak_pointer (G_OBJECT (run->toast), (gpointer *) &run->toast);
+  _nearby_application_add_toast (NEARBY_APPLICATION (run->application), run->toast);
+  g_assert_nonnull (run->toast);
+}
+
+/* A toast is the window's once shown: it goes with the window, not kept for ever. */
+static void
+test_toast_not_kept (void)
+{
+  Run run = { 0 };
+
+  if (!run_application (&run, show_a_toast))
+    {
+      g_test_skip ("needs a display");
+      return;
+    }
+
+  g_assert_null (run.toast);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -135,6 +162,7 @@ main (int   argc,
   g_test_add_func ("/application/scanner-released-on-quit", test_scanner_released_on_quit);
   g_test_add_func ("/application/privacy-choice-reaches-the-window",
                    test_privacy_choice_reaches_the_window);
+  g_test_add_func ("/application/toast-not-kept", test_toast_not_kept);
 
   return g_test_run ();
 }

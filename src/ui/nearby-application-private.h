@@ -43,7 +43,7 @@ struct _NearbyApplication
 
 /* The main window, when it is the active one. */
 NearbyWindow *_nearby_application_get_window     (NearbyApplication *self);
-/* Shows @toast (floating; taken) where the person is looking, or logs it with no window. */
+/* Shows @toast (transfer full) where the person is looking, or logs it with no window. */
 void          _nearby_application_add_toast      (NearbyApplication *self,
                                                   AdwToast          *toast);
 void          _nearby_application_toast          (NearbyApplication *self,

@@ -90,14 +90,20 @@ _nearby_application_add_toast (NearbyApplication *self,
   GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
   NearbyWindow *window = _nearby_application_get_window (self);
 
-  g_object_ref_sink (toast);
+  /* A toast is a plain GObject, not a floating one: the overlay takes the caller's reference. */
   if (ADW_IS_PREFERENCES_WINDOW (active))
-    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (active), g_object_ref (toast));
+    {
+      adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (active), toast);
+    }
   else if (window != NULL)
-    nearby_window_add_toast (window, g_object_ref (toast));
+    {
+      nearby_window_add_toast (window, toast);
+    }
   else
-    g_message ("%s", adw_toast_get_title (toast));
-  g_object_unref (toast);
+    {
+      g_message ("%s", adw_toast_get_title (toast));
+      g_object_unref (toast);
+    }
 }
 
 void
