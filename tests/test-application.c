@@ -14,6 +14,7 @@ typedef struct {
   GFunc           check;       /* called with the window once it shows, then the app quits */
   NearbySource   *source;      /* weak */
   AdwToast       *toast;       /* weak */
+  const char     *action;
 } Run;
 
 static gboolean
@@ -150,6 +151,52 @@ test_toast_not_kept (void)
   g_assert_null (run.toast);
 }
 
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_label (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+act_on_a_gone_object (gpointer window,
+                      gpointer user_data)
+{
+  Run *run = user_data;
+
+  g_assert_false (shows_label (window, "That object is no longer nearby"));
+  g_action_group_activate_action (G_ACTION_GROUP (run->application), run->action,
+                                  g_variant_new_string ("https://gone.example/"));
+  g_assert_true (shows_label (window, "That object is no longer nearby"));
+}
+
+/* Opening, or asking for the details of, an object that has just left the list says so. */
+static void
+test_gone_object_says_so (void)
+{
+  static const char *actions[] = { "open-object", "show-details" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      Run run = { 0 };
+
+      run.action = actions[i];
+      if (!run_application (&run, act_on_a_gone_object))
+        {
+          g_test_skip ("needs a display");
+          return;
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -163,6 +210,7 @@ main (int   argc,
   g_test_add_func ("/application/privacy-choice-reaches-the-window",
                    test_privacy_choice_reaches_the_window);
   g_test_add_func ("/application/toast-not-kept", test_toast_not_kept);
+  g_test_add_func ("/application/gone-object-says-so", test_gone_object_says_so);
 
   return g_test_run ();
 }

@@ -63,6 +63,20 @@ lookup_object (NearbyApplication *self,
   return nearby_object_list_get_object_by_key (self->objects, g_variant_get_string (parameter, NULL));
 }
 
+/* For the actions a person takes on a row: the object may have left the list since the row
+ * was drawn, and then they are told so, rather than nothing happening. */
+static NearbyObject *
+lookup_object_or_say_gone (NearbyApplication *self,
+                           GVariant          *parameter)
+{
+  NearbyObject *object = lookup_object (self, parameter);
+
+  if (object == NULL)
+    _nearby_application_toast (self, _("That object is no longer nearby"));
+
+  return object;
+}
+
 /* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
  * never launched. */
 static void
@@ -101,13 +115,10 @@ open_object_action (GSimpleAction *action,
                     gpointer       user_data)
 {
   NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
+  NearbyObject *object = lookup_object_or_say_gone (self, parameter);
 
   if (object == NULL)
-    {
-      _nearby_application_toast (self, _("That object is no longer nearby"));
-      return;
-    }
+    return;
 
   /* Opening tells the server anyway; now the row can show what the page is. */
   if (nearby_object_get_page (object) == NULL && nearby_object_get_browsable (object))
@@ -505,14 +516,10 @@ show_details_action (GSimpleAction *action,
                      gpointer       user_data)
 {
   NearbyApplication *self = user_data;
-  NearbyObject *object = lookup_object (self, parameter);
+  NearbyObject *object = lookup_object_or_say_gone (self, parameter);
 
-  if (object == NULL)
-    {
-      _nearby_application_toast (self, _("That object is no longer nearby"));
-      return;
-    }
-  nearby_application_show_details (self, object);
+  if (object != NULL)
+    nearby_application_show_details (self, object);
 }
 
 /* Ctrl+I in developer mode: the focused row's object, or the first one. */
