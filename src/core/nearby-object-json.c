@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "nearby-frame-json.h"
+#include "nearby-hex.h"
 #include "nearby-object-json.h"
 
 static void
