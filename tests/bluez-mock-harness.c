@@ -1,4 +1,4 @@
-/* bluez-mock-harness.c: a private system bus, the mock bluetoothd on it, and the built `nearby`
+/* bluez-mock-harness.c: a private system bus and the mock bluetoothd on it
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,32 +8,6 @@
 #include <signal.h>
 
 #include "bluez-mock-harness.h"
-
-/* Waiting on the main context */
-
-gboolean
-harness_set_flag (gpointer flag)
-{
-  *(gboolean *) flag = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-gboolean
-harness_wake_up (gpointer unused)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Lets the main loop run for a while, to observe what happens meanwhile (no assertion on time). */
-void
-harness_run_for_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, harness_set_flag, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 /* The private bus */
 
@@ -193,55 +167,4 @@ bluez_mock_count_calls (BluezMock  *mock,
   g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
 
   return g_variant_n_children (calls);
-}
-
-/* The built `nearby` binary */
-
-/* Starts $NEARBY_BINARY with the NULL-terminated arguments after @error. */
-GSubprocess *
-harness_spawn_nearby (GSubprocessFlags   flags,
-                      GError           **error,
-                      ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *binary = g_getenv ("NEARBY_BINARY");
-  const char *arg;
-  va_list args;
-
-  g_assert_nonnull (binary);
-  g_ptr_array_add (argv, (gpointer) binary);
-  va_start (args, error);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  return g_subprocess_newv ((const char * const *) argv->pdata, flags, error);
-}
-
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  *(GAsyncResult **) data = g_object_ref (result);
-}
-
-/* Runs the subprocess to its end while the main loop (and so the test's bus) keeps going.
- * Returns its exit status; @out and @err get what it wrote where it had pipes. */
-int
-harness_finish_nearby (GSubprocess  *process,
-                       char        **out,
-                       char        **err)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, &result);
-  WAIT_UNTIL (result != NULL);
-  g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-
-  return g_subprocess_get_exit_status (process);
 }

@@ -1,5 +1,5 @@
-/* history-test-utils.h: what the history tests share: waiting, one call at a time, temporary
- * folders, and the database file read behind the history's back
+/* history-test-utils.h: what the history tests share: one call at a time, a temporary history,
+ * and the database file read behind the history's back
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,23 +9,9 @@
 #include <sqlite3.h>
 
 #include "nearby-history.h"
+#include "nearby-test-utils.h"
 
 G_BEGIN_DECLS
-
-/* Waiting on the main context */
-
-typedef struct {
-  GAsyncResult *result;
-  gboolean      done;
-} Waiter;
-
-/* Iterates the main context until *done is set, failing the test after a generous timeout. */
-void              wait_until       (gboolean      *done);
-/* A GAsyncReadyCallback for a Waiter. */
-void              on_result        (GObject       *object,
-                                    GAsyncResult  *result,
-                                    gpointer       data);
-GAsyncResult     *wait_result      (Waiter        *waiter);
 
 /* The history, one call at a time, each asserted to succeed unless said otherwise */
 
@@ -78,12 +64,6 @@ void              temp_history_init  (TempHistory *temp);
 void              temp_history_clear (TempHistory *temp);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TempHistory, temp_history_clear)
 
-void              remove_tree        (const char  *path);
-void              write_file         (const char  *path,
-                                      const void  *data,
-                                      gsize        length);
-gboolean          file_contains      (const char  *path,
-                                      const char  *needle);
 
 /* The database file, behind the history's back */
 

@@ -543,9 +543,9 @@ test_cli_duration (Fixture       *f,
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = harness_spawn_nearby (PIPES, &error, "advertise", "--duration", "2", SHORT_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", "--duration", "2", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
 
   assert_contains (out, SHORT_URL);
   assert_contains (out, "10ec036578616d706c6507");
@@ -569,14 +569,14 @@ test_cli_interrupted (Fixture       *f,
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = harness_spawn_nearby (PIPES, &error, "advertise", "--uribeacon", "--tx-power", "-12",
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", "--uribeacon", "--tx-power", "-12",
                                   "https://gnome.org", NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (n_advertisements (f) == 1);
 
   /* Ctrl-C: the advertisement is unregistered, then the process exits normally. */
   g_subprocess_send_signal (process, SIGINT);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
   assert_contains (out, "UriBeacon");
   assert_contains (out, "-12 dBm");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
@@ -598,7 +598,7 @@ test_cli_released (Fixture       *f,
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = harness_spawn_nearby (PIPES, &error, "advertise", "--duration", "3", SHORT_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", "--duration", "3", SHORT_URL, NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (n_advertisements (f) == 1);
 
@@ -608,7 +608,7 @@ test_cli_released (Fixture       *f,
   bluez_mock_control (&f->mock, "ReleaseAdvertisement", g_variant_new ("(so)", "hci0", path));
 
   /* It says so and waits to register again, until the end of --duration. */
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
   assert_contains (err, "ended the broadcast");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 0);
 }
@@ -625,9 +625,9 @@ test_cli_too_long (Fixture       *f,
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = harness_spawn_nearby (PIPES, &error, "advertise", LONG_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", LONG_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 1);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 1);
   assert_contains (err, "by 25 bytes");
   assert_contains (err, "shortener");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
@@ -643,9 +643,9 @@ test_cli_unavailable (Fixture       *f,
   g_autofree char *err = NULL;
 
   /* bluetoothd not running */
-  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
   assert_contains (err, "The Bluetooth service is not running — start it with");
   g_clear_object (&process);
   g_clear_pointer (&out, g_free);
@@ -654,9 +654,9 @@ test_cli_unavailable (Fixture       *f,
   /* adapter off */
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
-  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
   assert_contains (err, "Bluetooth is off — run `bluetoothctl power on`");
   g_clear_object (&process);
   g_clear_pointer (&out, g_free);
@@ -665,9 +665,9 @@ test_cli_unavailable (Fixture       *f,
   /* every instance taken */
   bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
   bluez_mock_control (&f->mock, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 0));
-  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 1);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 1);
   assert_contains (err, "taken by other programs");
   g_clear_object (&process);
   g_clear_pointer (&out, g_free);
@@ -675,9 +675,9 @@ test_cli_unavailable (Fixture       *f,
 
   /* no LEAdvertisingManager1 */
   bluez_mock_control (&f->mock, "RemoveAdvertisingManager", g_variant_new ("(s)", "hci0"));
-  process = harness_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
+  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
   assert_contains (err, "cannot advertise");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
 }
@@ -699,9 +699,9 @@ test_cli_usage (Fixture       *f,
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
-      process = harness_spawn_nearby (PIPES, &error, cases[i][0], cases[i][1], cases[i][2], NULL);
+      process = nearby_test_spawn_nearby (PIPES, &error, cases[i][0], cases[i][1], cases[i][2], NULL);
       g_assert_no_error (error);
-      g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 2);
+      g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 2);
       assert_contains (err, "nearby:");
     }
 }

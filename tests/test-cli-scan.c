@@ -59,14 +59,14 @@ test_cli_scan_json (Fixture       *f,
                            "ServiceData", tlm_service_data (),
                            NULL));
 
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                   &error, "scan", "--json", "--duration", "3", NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
   update_device (&f->mock, url, props ("RSSI", g_variant_new_int16 (-81), NULL), NULL);
   update_device (&f->mock, tlm, props ("RSSI", g_variant_new_int16 (-71), NULL), NULL);
 
-  status = harness_finish_nearby (process, &out, &err);
+  status = nearby_test_finish_nearby (process, NULL, &out, &err);
   g_test_message ("stdout:\n%sstderr:\n%s", out, err);
   g_assert_cmpint (status, ==, 0);
 
@@ -131,10 +131,10 @@ test_cli_scan_all (Fixture       *f,
                            "ServiceData", tlm_service_data (),
                            NULL));
 
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                   &error, "scan", "--json", "--all", "--duration", "1", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
   g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
 
@@ -168,10 +168,10 @@ test_cli_scan_table (Fixture       *f,
                             "ServiceData", url_service_data ("https://example.com/near", -20),
                             NULL));
 
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                   &error, "scan", "--duration", "1", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
   g_test_message ("%s", out);
 
   /* Not a terminal: one table at the end, nearest first. */
@@ -213,13 +213,13 @@ test_cli_scan_unavailable (Fixture       *f,
       else if (!cases[i].with_adapter)
         bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
 
-      process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+      process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                       | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                       &error, "scan", "--json", "--duration", "3",
                                       cases[i].adapter != NULL ? "--adapter" : NULL,
                                       cases[i].adapter, NULL);
       g_assert_no_error (error);
-      g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+      g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
       g_test_message ("stderr: %s", err);
       g_assert_nonnull (strstr (err, cases[i].message));
       g_assert_cmpstr (out, ==, "");
@@ -235,10 +235,10 @@ test_cli_scan_no_service (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                   &error, "scan", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 3);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
   g_assert_nonnull (strstr (err, "start it with `systemctl start bluetooth`"));
 }
 
@@ -254,14 +254,14 @@ test_cli_scan_interrupted (Fixture       *f,
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                   &error, "scan", "--json", NULL);
   g_assert_no_error (error);
   WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 1);
 
   /* Ctrl-C: discovery is stopped, then the process exits normally. */
   g_subprocess_send_signal (process, SIGINT);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 0);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
@@ -308,7 +308,7 @@ test_cli_scan_closed_pipe (Fixture       *f,
                             NULL));
 
   /* `nearby scan --json | head -1`: the reader goes away after one line. */
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "scan", "--json", NULL);
   g_assert_no_error (error);
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, read_line_cb, &line);
@@ -335,10 +335,10 @@ test_cli_scan_usage (Fixture       *f,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  process = harness_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                   &error, "scan", "--duration", "-1", NULL);
   g_assert_no_error (error);
-  g_assert_cmpint (harness_finish_nearby (process, &out, &err), ==, 2);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--duration"));
 }
 

@@ -13,11 +13,11 @@ static void
 cache_prune (NearbyHistory *history)
 {
   g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
   g_autoptr(GAsyncResult) result = NULL;
 
-  nearby_history_cache_prune_async (history, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_history_cache_prune_async (history, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   g_assert_true (nearby_history_cache_prune_finish (history, result, &error));
   g_assert_no_error (error);
 }
@@ -69,12 +69,12 @@ test_cache (void)
     g_autoptr(NearbyCacheEntry) broken = nearby_cache_entry_new ("{\"t\":\"\xc3\"}", NULL, NULL,
                                                                  tomorrow);
     g_autoptr(GError) error = NULL;
-    Waiter waiter = { 0 };
+    NearbyTestWaiter waiter = { 0 };
     g_autoptr(GAsyncResult) result = NULL;
 
-    nearby_history_cache_store_async (history, "https://page.example/", broken, NULL, on_result,
+    nearby_history_cache_store_async (history, "https://page.example/", broken, NULL, nearby_test_on_result,
                                       &waiter);
-    result = wait_result (&waiter);
+    result = nearby_test_wait_result (&waiter);
     g_assert_false (nearby_history_cache_store_finish (history, result, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   }

@@ -94,10 +94,10 @@ test_corrupt_garbage (void)
   temp_history_init (&temp);
   for (guint i = 0; i < 8192; i++)
     g_string_append_c (garbage, (char) g_test_rand_int_range (0, 256));
-  write_file (temp.path, garbage->str, garbage->len);
+  nearby_test_write_file (temp.path, garbage->str, garbage->len);
   /* Its log goes with it: left beside the new database, it would be replayed into it. */
   wal_path = g_strconcat (temp.path, "-wal", NULL);
-  write_file (wal_path, "not a log", 9);
+  nearby_test_write_file (wal_path, "not a log", 9);
 
   assert_set_aside (temp.path, "damaged");
 
@@ -107,7 +107,7 @@ test_corrupt_garbage (void)
   g_assert_true (g_file_get_contents (aside_path, &aside_contents, &length, NULL));
   g_assert_cmpmem (aside_contents, length, garbage->str, garbage->len);
   /* (SQLite itself may already have dropped a log that was not one.) */
-  g_assert_false (file_contains (wal_path, "not a log"));
+  g_assert_false (nearby_test_file_contains (wal_path, "not a log"));
 }
 
 static void
@@ -117,7 +117,7 @@ test_corrupt_text (void)
   static const char text[] = "This is not a database, it is a shopping list.\n";
 
   temp_history_init (&temp);
-  write_file (temp.path, text, sizeof text - 1);
+  nearby_test_write_file (temp.path, text, sizeof text - 1);
   assert_set_aside (temp.path, "damaged");
 }
 
@@ -151,7 +151,7 @@ test_corrupt_truncated (void)
         g_test_message ("truncated to %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes",
                         lengths[i], full_length);
         temp_history_init (&temp);
-        write_file (temp.path, full, lengths[i]);
+        nearby_test_write_file (temp.path, full, lengths[i]);
         assert_set_aside (temp.path, "damaged");
       }
   }
@@ -195,7 +195,7 @@ test_corrupt_foreign_schema (void)
   assert_set_aside (temp.path, "damaged");
 
   /* The right version but a missing table. */
-  remove_tree (temp.dir);
+  nearby_test_remove_tree (temp.dir);
   g_assert_cmpint (g_mkdir (temp.dir, 0700), ==, 0);
   db = raw_open (temp.path);
   raw_exec (db, "CREATE TABLE visits (x); PRAGMA user_version = 2;");
@@ -219,7 +219,7 @@ test_damaged_while_open (void)
   g_auto(TempHistory) temp = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GAsyncResult) result = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
   guint notifications = 0;
   NearbyHistory *history;
   sqlite3 *db;
@@ -247,8 +247,8 @@ test_damaged_while_open (void)
   }
   sqlite3_close (db);
 
-  nearby_history_list_visits_async (history, 0, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_history_list_visits_async (history, 0, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   g_assert_null (nearby_history_list_visits_finish (history, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   g_assert_cmpuint (notifications, ==, 1);
@@ -273,7 +273,7 @@ test_no_directory_possible (void)
   /* The folder for the history cannot exist: a file has its name. */
   temp_history_init (&temp);
   blocker = g_build_filename (temp.dir, "nearby", NULL);
-  write_file (blocker, "x", 1);
+  nearby_test_write_file (blocker, "x", 1);
   path = g_build_filename (blocker, "history.db", NULL);
 
   history = open_history (path);
@@ -382,7 +382,7 @@ shared_test_dir (const char *name)
 static void
 prepare_shared_dir (const char *dir)
 {
-  remove_tree (dir);
+  nearby_test_remove_tree (dir);
   g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
 }
 
@@ -463,7 +463,7 @@ test_readonly_file (void)
   restrict_path (path, TRUE);
   make_writable_for_child (dir);
   run_unprivileged ();
-  remove_tree (dir);
+  nearby_test_remove_tree (dir);
 }
 
 static void
@@ -483,7 +483,7 @@ test_unreadable_file (void)
   restrict_path (path, FALSE);
   make_writable_for_child (dir);
   run_unprivileged ();
-  remove_tree (dir);
+  nearby_test_remove_tree (dir);
 }
 
 static void
@@ -514,7 +514,7 @@ test_readonly_directory_with_history (void)
   g_assert_cmpint (raw_query_int (db, "SELECT count(*) FROM visits"
                                       " WHERE url = 'https://memory.example/'"), ==, 0);
   sqlite3_close (db);
-  remove_tree (dir);
+  nearby_test_remove_tree (dir);
 }
 
 static void
@@ -534,7 +534,7 @@ test_readonly_directory_empty (void)
   g_assert_cmpint (g_chmod (dir, geteuid () == 0 ? 0755 : 0555), ==, 0);
   run_unprivileged ();
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  remove_tree (dir);
+  nearby_test_remove_tree (dir);
 }
 
 int
@@ -571,7 +571,7 @@ main (int   argc,
 
   status = g_test_run ();
   if (own_root != NULL)
-    remove_tree (own_root);
+    nearby_test_remove_tree (own_root);
 
   return status;
 }

@@ -20,11 +20,11 @@ clear_history (NearbyHistory     *history,
                NearbyHistoryData  what)
 {
   g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
   g_autoptr(GAsyncResult) result = NULL;
 
-  nearby_history_clear_async (history, what, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_history_clear_async (history, what, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   g_assert_true (nearby_history_clear_finish (history, result, &error));
   g_assert_no_error (error);
 }
@@ -79,7 +79,7 @@ test_not_open (void)
 {
   g_auto(TempHistory) temp = { 0 };
   g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
   g_autoptr(GAsyncResult) open_result = NULL;
   NearbyHistory *history;
 
@@ -91,9 +91,9 @@ test_not_open (void)
   g_clear_error (&error);
 
   /* Calls made right after asking to open wait for it. */
-  nearby_history_open_async (history, NULL, on_result, &waiter);
+  nearby_history_open_async (history, NULL, nearby_test_on_result, &waiter);
   record_visit (history, "https://early.example/", 0);
-  open_result = wait_result (&waiter);
+  open_result = nearby_test_wait_result (&waiter);
   g_assert_true (nearby_history_open_finish (history, open_result, &error));
   g_assert_no_error (error);
   g_assert_true (nearby_history_get_visit_stats (history, "https://early.example/", NULL, NULL));
@@ -109,7 +109,7 @@ test_cancelled (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) visits = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
   g_autoptr(GAsyncResult) result = NULL;
   NearbyHistory *history;
 
@@ -118,8 +118,8 @@ test_cancelled (void)
 
   g_cancellable_cancel (cancellable);
   nearby_history_record_visit_async (history, "https://cancelled.example/", 0, cancellable,
-                                     on_result, &waiter);
-  result = wait_result (&waiter);
+                                     nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   g_assert_false (nearby_history_record_visit_finish (history, result, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
@@ -141,7 +141,7 @@ database_files_contain (const char *path,
   g_autofree char *wal = g_strconcat (path, "-wal", NULL);
   g_autofree char *shm = g_strconcat (path, "-shm", NULL);
 
-  return file_contains (path, needle) || file_contains (wal, needle) || file_contains (shm, needle);
+  return nearby_test_file_contains (path, needle) || nearby_test_file_contains (wal, needle) || nearby_test_file_contains (shm, needle);
 }
 
 static void
@@ -230,7 +230,7 @@ test_migration_empty_file (void)
   NearbyHistory *history;
 
   temp_history_init (&temp);
-  write_file (temp.path, "", 0);
+  nearby_test_write_file (temp.path, "", 0);
 
   history = open_history (temp.path);
   g_assert_null (nearby_history_get_problem (history));
@@ -373,7 +373,7 @@ test_main_loop_responsive (void)
     }
   g_timeout_add (10, on_tick, &state);
 
-  wait_until (&state.all_done);
+  WAIT_UNTIL (state.all_done);
   g_assert_true (state.ticked);
   g_assert_cmpuint (state.completed_when_ticked, ==, 0);
 
@@ -451,13 +451,13 @@ run_drill_child (const char *path,
 {
   Drill drill = { 0 };
   g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
   g_autoptr(GAsyncResult) result = NULL;
 
   drill.run = run;
   drill.history = nearby_history_new (path);
-  nearby_history_open_async (drill.history, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_history_open_async (drill.history, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   if (!nearby_history_open_finish (drill.history, result, &error) ||
       nearby_history_get_problem (drill.history) != NULL)
     {

@@ -8,8 +8,7 @@
 
 #include "nearby-history.h"
 #include "nearby-memory-page-cache.h"
-
-#define WAIT_LIMIT_SECONDS 20
+#include "nearby-test-utils.h"
 
 static const char page_json[] = "{\"url\":\"https://kiosk.example/\",\"title\":\"Café Kiosk\"}";
 
@@ -25,44 +24,6 @@ typedef struct {
   NearbyPageCache *cache;
 } Fixture;
 
-typedef struct {
-  GAsyncResult *result;
-} Waiter;
-
-static void
-on_result (GObject      *object,
-           GAsyncResult *result,
-           gpointer      data)
-{
-  Waiter *waiter = data;
-
-  waiter->result = g_object_ref (result);
-}
-
-static gboolean
-on_wait_timeout (gpointer data)
-{
-  gboolean *timed_out = data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static GAsyncResult *
-wait_result (Waiter *waiter)
-{
-  gboolean timed_out = FALSE;
-  guint timeout_id = g_timeout_add_seconds (WAIT_LIMIT_SECONDS, on_wait_timeout, &timed_out);
-
-  while (waiter->result == NULL && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
-
-  return waiter->result;
-}
-
 static NearbyPageCache *
 new_memory_cache (void)
 {
@@ -75,10 +36,10 @@ new_history_cache (void)
   g_autoptr(NearbyHistory) history = nearby_history_new (":memory:");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
 
-  nearby_history_open_async (history, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_history_open_async (history, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   g_assert_true (nearby_history_open_finish (history, result, &error));
   g_assert_no_error (error);
 
@@ -108,10 +69,10 @@ store (NearbyPageCache        *cache,
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
 
-  nearby_page_cache_store_async (cache, url, entry, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_page_cache_store_async (cache, url, entry, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   g_assert_true (nearby_page_cache_store_finish (cache, result, &error));
   g_assert_no_error (error);
 }
@@ -123,10 +84,10 @@ lookup (NearbyPageCache *cache,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   NearbyCacheEntry *entry;
-  Waiter waiter = { 0 };
+  NearbyTestWaiter waiter = { 0 };
 
-  nearby_page_cache_lookup_async (cache, url, NULL, on_result, &waiter);
-  result = wait_result (&waiter);
+  nearby_page_cache_lookup_async (cache, url, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
   entry = nearby_page_cache_lookup_finish (cache, result, &error);
   g_assert_no_error (error);
 

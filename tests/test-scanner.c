@@ -233,7 +233,7 @@ test_data_after_interfaces_added (Fixture       *f,
   /* bluetoothd often announces a device before its service data arrives. */
   path = add_beacon (&f->mock, "C0:FF:EE:00:00:05", props (NULL, NULL));
   update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-75), NULL), NULL);
-  harness_run_for_ms (200);
+  nearby_test_run_for_ms (200);
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
   update_device (&f->mock, path,
@@ -282,7 +282,7 @@ test_wrong_types_ignored (Fixture       *f,
                                         "ManufacturerData", g_variant_new_uint32 (7),
                                         "RSSI", g_variant_new_string ("loud"),
                                         NULL), NULL);
-  harness_run_for_ms (200);
+  nearby_test_run_for_ms (200);
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
   /* Still alive, and the well-typed data works; the RSSI never had a usable type. */
@@ -612,7 +612,7 @@ test_in_progress_backs_off (Fixture       *f,
   g_variant_unref (bluez_mock_call (&f->mock, HCI0, BLUEZ_MOCK_DBUSMOCK_IFACE, "ClearCalls",
                                     NULL, NULL));
   g_variant_unref (bluez_mock_call (&f->mock, HCI0, ADAPTER_IFACE, "StopDiscovery", NULL, NULL));
-  harness_run_for_ms (2000);
+  nearby_test_run_for_ms (2000);
   calls = bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery");
   g_test_message ("StartDiscovery calls in 2 s of InProgress: %u", calls);
   g_assert_cmpuint (calls, >=, 1);
@@ -699,14 +699,14 @@ test_stop (Fixture       *f,
                             NULL));
   bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
   bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
-  harness_run_for_ms (300);
+  nearby_test_run_for_ms (300);
   g_assert_cmpuint (f->sightings->len, ==, 1);
   g_assert_cmpint (scanner_state (f), ==, NEARBY_SOURCE_STATE_FINISHED);
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 1);
 
   /* Disposing a stopped scanner sends nothing more. */
   g_assert_finalize_object (g_steal_pointer (&f->scanner));
-  harness_run_for_ms (100);
+  nearby_test_run_for_ms (100);
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 

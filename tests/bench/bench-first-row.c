@@ -445,7 +445,7 @@ bench_first_row (void)
   WAIT_UNTIL (g_list_model_get_n_items (bench.shown) == 1);
   /* Past one tick and one rank interval: the runs measure a list in its steady state, not a
    * second beacon arriving right behind the first. */
-  harness_run_for_ms (1500);
+  nearby_test_run_for_ms (1500);
   for (guint l = 0; l < G_N_ELEMENTS (latencies); l++)
     {
       for (guint i = 0; i < n_runs; i++)
@@ -453,7 +453,7 @@ bench_first_row (void)
           one_run (servers[l], index++, &samples[i]);
           /* Let the run's object leave, and the tick phase drift. */
           WAIT_UNTIL (g_list_model_get_n_items (bench.shown) == 1);
-          harness_run_for_ms (g_random_int_range (0, 250));
+          nearby_test_run_for_ms (g_random_int_range (0, 250));
         }
       print_series ("joining: a new object while another is listed", latencies[l], samples,
                     n_runs);

@@ -1,0 +1,342 @@
+/* nearby-test-utils.c: what the tests share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
+#include "nearby-test-utils.h"
+
+/* Waiting on the main context */
+
+gboolean
+nearby_test_set_flag (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+nearby_test_wake_up (gpointer unused)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+void
+nearby_test_run_for_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, nearby_test_set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+nearby_test_on_result (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      data)
+{
+  NearbyTestWaiter *waiter = data;
+
+  waiter->result = g_object_ref (result);
+  waiter->done = TRUE;
+}
+
+GAsyncResult *
+nearby_test_wait_result (NearbyTestWaiter *waiter)
+{
+  WAIT_UNTIL (waiter->done);
+  return g_steal_pointer (&waiter->result);
+}
+
+gint64
+nearby_test_clock_now (gpointer clock)
+{
+  return ((NearbyTestClock *) clock)->now_us;
+}
+
+/* Made-up beacons */
+
+NearbyFrame
+nearby_test_url_frame (const char *url,
+                       int         tx_power)
+{
+  NearbyFrame frame = { 0 };
+
+  frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
+  frame.kind = NEARBY_FRAME_KIND_URL;
+  frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
+  frame.tx_power_known = TRUE;
+  frame.tx_power = tx_power;
+  g_strlcpy (frame.url, url, sizeof frame.url);
+  return frame;
+}
+
+struct _NearbyTestSource
+{
+  GObject parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyTestSource, nearby_test_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (NEARBY_TYPE_SOURCE, NULL))
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  PROP_STATE_MESSAGE,
+};
+
+static void
+nearby_test_source_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_enum (value, NEARBY_SOURCE_STATE_SCANNING);
+      break;
+
+    case PROP_STATE_MESSAGE:
+      g_value_set_string (value, NULL);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+nearby_test_source_class_init (NearbyTestSourceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = nearby_test_source_get_property;
+  g_object_class_override_property (object_class, PROP_STATE, "state");
+  g_object_class_override_property (object_class, PROP_STATE_MESSAGE, "state-message");
+}
+
+static void
+nearby_test_source_init (NearbyTestSource *self)
+{
+}
+
+NearbyTestSource *
+nearby_test_source_new (void)
+{
+  return g_object_new (NEARBY_TYPE_TEST_SOURCE, NULL);
+}
+
+void
+nearby_test_source_emit (NearbyTestSource  *self,
+                         const char        *address,
+                         gint64             time_us,
+                         int                rssi,
+                         const NearbyFrame *frame,
+                         const guint8      *raw,
+                         gsize              raw_len)
+{
+  NearbySighting sighting = { 0 };
+
+  g_assert_cmpuint (raw_len, <=, sizeof sighting.raw);
+
+  sighting.address = (char *) address;
+  sighting.time_us = time_us;
+  sighting.rssi = rssi;
+  sighting.frame = *frame;
+  if (raw_len > 0)
+    memcpy (sighting.raw, raw, raw_len);
+  sighting.raw_len = raw_len;
+  nearby_source_emit_sighting (NEARBY_SOURCE (self), &sighting);
+}
+
+/* Temporary folders and files */
+
+char *
+nearby_test_make_temp_dir (const char *prefix)
+{
+  g_autofree char *template = g_strconcat (prefix, "-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+void
+nearby_test_remove_tree (const char *path)
+{
+  GStatBuf buf;
+
+  if (g_lstat (path, &buf) != 0)
+    return;
+
+  if (S_ISDIR (buf.st_mode))
+    {
+      g_autoptr(GDir) dir = NULL;
+      const char *name;
+
+      g_chmod (path, 0700);
+      dir = g_dir_open (path, 0, NULL);
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          nearby_test_remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    {
+      g_unlink (path);
+    }
+}
+
+void
+nearby_test_write_file (const char *path,
+                        const void *data,
+                        gsize       length)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, data, length, &error);
+  g_assert_no_error (error);
+}
+
+gboolean
+nearby_test_file_contains (const char *path,
+                           const char *needle)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  gsize needle_length = strlen (needle);
+
+  if (!g_file_get_contents (path, &contents, &length, NULL))
+    return FALSE;
+
+  for (gsize i = 0; i + needle_length <= length; i++)
+    {
+      if (memcmp (contents + i, needle, needle_length) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The built `nearby` */
+
+static GPtrArray *
+nearby_argv (const char *first_arg,
+             va_list     args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  const char *binary = g_getenv ("NEARBY_BINARY");
+
+  g_assert_nonnull (binary);
+  g_ptr_array_add (argv, (gpointer) binary);
+  for (const char *arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  g_ptr_array_add (argv, NULL);
+
+  return argv;
+}
+
+GSubprocess *
+nearby_test_spawn_nearby (GSubprocessFlags   flags,
+                          GError           **error,
+                          ...)
+{
+  g_autoptr(GPtrArray) argv = NULL;
+  const char *first_arg;
+  va_list args;
+
+  va_start (args, error);
+  first_arg = va_arg (args, const char *);
+  argv = nearby_argv (first_arg, args);
+  va_end (args);
+
+  return g_subprocess_newv ((const char * const *) argv->pdata, flags, error);
+}
+
+static void
+on_communicated (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+int
+nearby_test_finish_nearby (GSubprocess  *process,
+                           const char   *input,
+                           char        **out,
+                           char        **err)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_async (process, input, NULL, on_communicated, &result);
+  WAIT_UNTIL (result != NULL);
+  g_subprocess_communicate_utf8_finish (process, result, out, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+
+  return g_subprocess_get_exit_status (process);
+}
+
+NearbyTestRun *
+nearby_test_run_nearbyv (const char  *input,
+                         const char **args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *binary = g_getenv ("NEARBY_BINARY");
+  NearbyTestRun *run = g_new0 (NearbyTestRun, 1);
+
+  g_assert_nonnull (binary);
+  g_ptr_array_add (argv, (gpointer) binary);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                               | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  run->status = nearby_test_finish_nearby (process, input != NULL ? input : "", &run->out,
+                                           &run->err);
+
+  return run;
+}
+
+NearbyTestRun *
+nearby_test_run_nearby (const char *input,
+                        const char *first_arg,
+                        ...)
+{
+  g_autoptr(GPtrArray) argv = NULL;
+  va_list args;
+
+  va_start (args, first_arg);
+  argv = nearby_argv (first_arg, args);
+  va_end (args);
+
+  /* Without the binary itself, which nearby_test_run_nearbyv() adds. */
+  return nearby_test_run_nearbyv (input, (const char **) argv->pdata + 1);
+}
+
+void
+nearby_test_run_free (NearbyTestRun *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+  g_free (run);
+}
