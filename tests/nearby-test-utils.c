@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
@@ -339,4 +340,28 @@ nearby_test_run_free (NearbyTestRun *run)
   g_free (run->out);
   g_free (run->err);
   g_free (run);
+}
+
+GPtrArray *
+nearby_test_parse_json_lines (const char *text)
+{
+  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonNode *root;
+
+      if (lines[i][0] == '\0')
+        continue;
+      json_parser_load_from_data (parser, lines[i], -1, &error);
+      g_assert_no_error (error);
+      root = json_parser_get_root (parser);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+      g_ptr_array_add (objects, json_object_ref (json_node_get_object (root)));
+    }
+
+  return objects;
 }

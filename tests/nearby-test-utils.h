@@ -125,4 +125,7 @@ NearbyTestRun *nearby_test_run_nearbyv (const char    *input,
 void           nearby_test_run_free    (NearbyTestRun *run);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyTestRun, nearby_test_run_free)
 
+/* JSON Lines as `nearby` writes them: a JsonObject per non-empty line, asserted to be one. */
+GPtrArray     *nearby_test_parse_json_lines (const char *text);
+
 G_END_DECLS

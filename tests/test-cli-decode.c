@@ -7,6 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "nearby-test-utils.h"
+
 typedef struct {
   int        status;
   char      *out;
@@ -32,50 +34,24 @@ run_nearby (const char *input,
             gboolean    json,
             ...)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *binary = g_getenv ("NEARBY_BINARY");
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(NearbyTestRun) process = NULL;
   Run *run = g_new0 (Run, 1);
   const char *arg;
-  va_list args;
+  va_list list;
 
-  g_assert_nonnull (binary);
-  g_ptr_array_add (argv, (char *) binary);
-  va_start (args, json);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
+  va_start (list, json);
+  while ((arg = va_arg (list, const char *)) != NULL)
+    g_ptr_array_add (args, (char *) arg);
+  va_end (list);
+  g_ptr_array_add (args, NULL);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, input != NULL ? input : "", NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  run->status = g_subprocess_get_exit_status (process);
-
-  run->objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  if (json)
-    {
-      g_auto(GStrv) lines = g_strsplit (run->out, "\n", -1);
-
-      for (guint i = 0; lines[i] != NULL; i++)
-        {
-          g_autoptr(JsonParser) parser = json_parser_new ();
-
-          if (lines[i][0] == '\0')
-            continue;
-          json_parser_load_from_data (parser, lines[i], -1, &error);
-          g_assert_no_error (error);
-          g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
-          g_ptr_array_add (run->objects, json_object_ref (json_node_get_object (json_parser_get_root (parser))));
-        }
-    }
+  process = nearby_test_run_nearbyv (input, (const char **) args->pdata);
+  run->status = process->status;
+  run->out = g_steal_pointer (&process->out);
+  run->err = g_steal_pointer (&process->err);
+  run->objects = json ? nearby_test_parse_json_lines (run->out)
+                      : g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
 
   return run;
 }

@@ -12,87 +12,19 @@
 #include "nearby-inspector.h"
 #include "nearby-resources.h"
 #include "nearby-signal-graph.h"
-
-#define SECOND ((gint64) G_USEC_PER_SEC)
-
-/* A NearbySource that emits what the test tells it to. */
-struct _TestSource
-{
-  GObject parent_instance;
-};
-
-#define TEST_TYPE_SOURCE (test_source_get_type ())
-G_DECLARE_FINAL_TYPE (TestSource, test_source, TEST, SOURCE, GObject)
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestSource, test_source, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (NEARBY_TYPE_SOURCE, NULL))
-
-static void
-test_source_get_property (GObject    *object,
-                          guint       prop_id,
-                          GValue     *value,
-                          GParamSpec *pspec)
-{
-  if (prop_id == 1)
-    g_value_set_enum (value, NEARBY_SOURCE_STATE_SCANNING);
-  else
-    g_value_set_string (value, NULL);
-}
-
-static void
-test_source_class_init (TestSourceClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = test_source_get_property;
-  g_object_class_override_property (object_class, 1, "state");
-  g_object_class_override_property (object_class, 2, "state-message");
-}
-
-static void
-test_source_init (TestSource *self)
-{
-}
-
-static gint64 fake_now;
-
-static gint64
-fake_clock (gpointer user_data)
-{
-  return fake_now;
-}
+#include "object-list-fixture.h"
 
 static const guint8 url_bytes[] = { 0x10, 0xee, 0x03, 'b', 'u', 's', 0x07 };
 
+/* The bus stop's beacon, as the scanner would report it: with the service data it came in. */
 static void
-emit (TestSource  *source,
-      const char  *address)
+emit (Fixture    *fixture,
+      const char *address)
 {
-  NearbySighting sighting = { 0 };
+  NearbyFrame frame = nearby_test_url_frame ("https://bus.example/", -18);
 
-  sighting.address = (char *) address;
-  sighting.time_us = fake_now;
-  sighting.rssi = -70;
-  sighting.frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
-  sighting.frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
-  sighting.frame.kind = NEARBY_FRAME_KIND_URL;
-  sighting.frame.tx_power_known = TRUE;
-  sighting.frame.tx_power = -18;
-  g_strlcpy (sighting.frame.url, "https://bus.example/", sizeof sighting.frame.url);
-  memcpy (sighting.raw, url_bytes, sizeof url_bytes);
-  sighting.raw_len = sizeof url_bytes;
-  nearby_source_emit_sighting (NEARBY_SOURCE (source), &sighting);
-}
-
-static NearbyObjectList *
-new_list (TestSource **source)
-{
-  NearbyObjectList *list;
-
-  fake_now = 1000 * SECOND;
-  *source = g_object_new (TEST_TYPE_SOURCE, NULL);
-  list = nearby_object_list_new (NEARBY_SOURCE (*source));
-  nearby_object_list_set_clock (list, fake_clock, NULL);
-  return list;
+  nearby_test_source_emit (fixture->source, address, fixture->clock.now_us, -70, &frame,
+                           url_bytes, sizeof url_bytes);
 }
 
 static GArray *
@@ -159,10 +91,10 @@ texts_of (GtkWidget *widget)
 
 /* A frame's row: its kind, its fields, and the bytes it came from; a rejected frame says why. */
 static void
-test_frame_row (void)
+test_frame_row (Fixture       *fixture,
+               gconstpointer  data)
 {
-  g_autoptr(TestSource) source = NULL;
-  g_autoptr(NearbyObjectList) list = NULL;
+  NearbyObjectList *list = fixture->list;
   const NearbyObjectDevice *device;
   GtkWidget *row;
   NearbyFrame rejected = { 0 };
@@ -174,8 +106,7 @@ test_frame_row (void)
       return;
     }
 
-  list = new_list (&source);
-  emit (source, "C0:FF:EE:00:00:01");
+  emit (fixture, "C0:FF:EE:00:00:01");
   nearby_object_list_flush (list);
   device = nearby_object_get_device (nearby_object_list_get_object_by_key (list,
                                                                            "https://bus.example/"),
@@ -206,10 +137,10 @@ test_frame_row (void)
 
 /* An object that expires keeps its inspector, which says so; heard again, it comes back. */
 static void
-test_expiry (void)
+test_expiry (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autoptr(TestSource) source = NULL;
-  g_autoptr(NearbyObjectList) list = NULL;
+  NearbyObjectList *list = fixture->list;
   NearbyInspector *inspector;
   NearbyObject *object;
   NearbyObject *again;
@@ -220,9 +151,8 @@ test_expiry (void)
       return;
     }
 
-  list = new_list (&source);
   nearby_object_list_set_expiry_timeout (list, 30000);
-  emit (source, "C0:FF:EE:00:00:01");
+  emit (fixture, "C0:FF:EE:00:00:01");
   nearby_object_list_flush (list);
   object = nearby_object_list_get_object_by_key (list, "https://bus.example/");
 
@@ -231,7 +161,7 @@ test_expiry (void)
   gtk_window_present (GTK_WINDOW (inspector));
   g_assert_false (nearby_inspector_get_expired (inspector));
 
-  fake_now += 31 * SECOND;
+  fixture->clock.now_us += 31 * SECOND;
   nearby_object_list_flush (list);
   g_assert_null (nearby_object_list_get_object_by_key (list, "https://bus.example/"));
   g_assert_true (nearby_inspector_get_expired (inspector));
@@ -245,8 +175,8 @@ test_expiry (void)
                                                                     "<b>not markup</b>", NULL });
   nearby_inspector_set_page_log (inspector, NULL);
 
-  fake_now += SECOND;
-  emit (source, "C0:FF:EE:00:00:02");
+  fixture->clock.now_us += SECOND;
+  emit (fixture, "C0:FF:EE:00:00:02");
   nearby_object_list_flush (list);
   again = nearby_object_list_get_object_by_key (list, "https://bus.example/");
   g_assert_nonnull (again);
@@ -266,8 +196,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/inspector/graph-description", test_graph_description);
-  g_test_add_func ("/inspector/frame-row", test_frame_row);
-  g_test_add_func ("/inspector/expiry", test_expiry);
+  add_fixture_test ("/inspector/frame-row", test_frame_row);
+  add_fixture_test ("/inspector/expiry", test_expiry);
 
   return g_test_run ();
 }

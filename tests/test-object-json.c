@@ -10,16 +10,9 @@
 
 #include "nearby-object-json.h"
 #include "nearby-object-list.h"
+#include "nearby-test-utils.h"
 
-#define SECOND ((gint64) G_USEC_PER_SEC)
-
-static gint64 fake_now;
-
-static gint64
-fake_clock (gpointer user_data)
-{
-  return fake_now;
-}
+static NearbyTestClock test_clock;
 
 static const guint8 url_bytes[] = { 0x10, 0xee, 0x03, 'b', 'u', 's', 0x07 };
 
@@ -38,15 +31,13 @@ hear (NearbyObjectList *list,
       frame.kind = NEARBY_FRAME_KIND_TLM;
       frame.battery_mv = 3000;
       frame.adv_count = 42;
-      sighting = nearby_sighting_new (address, fake_now, -70, &frame, NULL, 0);
+      sighting = nearby_sighting_new (address, test_clock.now_us, -70, &frame, NULL, 0);
     }
   else
     {
-      frame.kind = NEARBY_FRAME_KIND_URL;
-      frame.tx_power_known = TRUE;
-      frame.tx_power = -18;
-      g_strlcpy (frame.url, "https://bus.example/", sizeof frame.url);
-      sighting = nearby_sighting_new (address, fake_now, -70, &frame, url_bytes, sizeof url_bytes);
+      frame = nearby_test_url_frame ("https://bus.example/", -18);
+      sighting = nearby_sighting_new (address, test_clock.now_us, -70, &frame,
+                                      url_bytes, sizeof url_bytes);
     }
   nearby_object_list_add_sighting (list, sighting);
 }
@@ -56,8 +47,8 @@ new_list (void)
 {
   NearbyObjectList *list = nearby_object_list_new (NULL);
 
-  fake_now = 1000 * SECOND;
-  nearby_object_list_set_clock (list, fake_clock, NULL);
+  test_clock.now_us = 1000 * NEARBY_TEST_SECOND;
+  nearby_object_list_set_clock (list, nearby_test_clock_now, &test_clock);
   return list;
 }
 

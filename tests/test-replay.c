@@ -11,6 +11,7 @@
 
 #include "nearby-object-list.h"
 #include "nearby-replay.h"
+#include "nearby-test-utils.h"
 
 typedef struct {
   GPtrArray *addresses;     /* of each sighting, in order */
@@ -72,33 +73,18 @@ on_line_error (NearbyReplay *replay,
 }
 
 static gboolean
-on_timeout (gpointer user_data)
+replay_is_done (NearbyReplay *replay)
 {
-  gboolean *timed_out = user_data;
+  NearbySourceState state = nearby_source_get_state (NEARBY_SOURCE (replay));
 
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
+  return state != NEARBY_SOURCE_STATE_STARTING && state != NEARBY_SOURCE_STATE_SCANNING;
 }
 
-/* Runs the main context until the replay is neither starting nor scanning, or fails after a
- * generous time. */
+/* Runs the main context until the replay is neither starting nor scanning. */
 static void
 wait_until_done (NearbyReplay *replay)
 {
-  gboolean timed_out = FALSE;
-  guint timeout_id = g_timeout_add_seconds (20, on_timeout, &timed_out);
-
-  while (!timed_out)
-    {
-      NearbySourceState state = nearby_source_get_state (NEARBY_SOURCE (replay));
-
-      if (state != NEARBY_SOURCE_STATE_STARTING && state != NEARBY_SOURCE_STATE_SCANNING)
-        break;
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
+  WAIT_UNTIL (replay_is_done (replay));
 }
 
 static NearbyReplay *
@@ -407,27 +393,18 @@ test_dispose_while_waiting (void)
 {
   Recorder recorder;
   NearbyReplay *replay;
-  gboolean timed_out = FALSE;
-  guint timeout_id;
 
   recorder_init (&recorder);
   replay = replay_for ("capture-good.jsonl", 0.5, &recorder);
   nearby_replay_start (replay);
 
-  timeout_id = g_timeout_add_seconds (20, on_timeout, &timed_out);
-  while (recorder.addresses->len < 1 && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
+  WAIT_UNTIL (recorder.addresses->len >= 1);
 
   g_signal_handlers_disconnect_by_data (replay, &recorder);
   g_assert_finalize_object (replay);
 
   /* Let any stray callback run: it must not touch the finalized replay. */
-  timed_out = FALSE;
-  timeout_id = g_timeout_add (300, on_timeout, &timed_out);
-  while (!timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  nearby_test_run_for_ms (300);
   g_assert_cmpuint (recorder.addresses->len, ==, 1);
 
   recorder_clear (&recorder);

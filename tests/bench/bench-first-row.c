@@ -506,7 +506,6 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *data_home = NULL;
-  g_autoptr(GFile) data_dir = NULL;
   int status;
 
   if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
@@ -516,8 +515,7 @@ main (int   argc,
     }
 
   /* A fresh history each time: a page cached by an earlier run would skip the network. */
-  data_home = g_dir_make_tmp ("bench-first-row-XXXXXX", NULL);
-  g_assert_nonnull (data_home);
+  data_home = nearby_test_make_temp_dir ("bench-first-row");
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
 
@@ -532,8 +530,7 @@ main (int   argc,
   g_test_add_func ("/bench/first-row", bench_first_row);
   status = run_on_private_bus ();
 
-  data_dir = g_file_new_for_path (data_home);
-  bench_remove_tree (data_dir);
+  nearby_test_remove_tree (data_home);
 
   return status;
 }

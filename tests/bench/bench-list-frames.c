@@ -154,7 +154,7 @@ run_phase (const char *name,
 
   bench_order_watch_init (&watch, G_LIST_MODEL (list), N_VISIBLE_ROWS);
   bench_churn_source_start (source);
-  bench_run_main_loop_for (WARM_UP_SECONDS);
+  nearby_test_run_for_ms ((guint) (WARM_UP_SECONDS * 1000));
   if (g_list_model_get_n_items (G_LIST_MODEL (list)) != n_objects)
     g_error ("%s: the list shows %u objects, not %u", name,
              g_list_model_get_n_items (G_LIST_MODEL (list)), n_objects);
@@ -165,7 +165,7 @@ run_phase (const char *name,
   cpu_start = bench_cpu_seconds ();
   start_us = g_get_monotonic_time ();
 
-  bench_run_main_loop_for (seconds);
+  nearby_test_run_for_ms ((guint) (seconds * 1000));
 
   log.recording = FALSE;
   seconds = (g_get_monotonic_time () - start_us) / (double) G_USEC_PER_SEC;

@@ -105,7 +105,7 @@ measure (BenchChurnSource *source,
   bench_churn_source_start (source);
   if (noise_after_start >= 0)
     bench_churn_source_set_noise (source, noise_after_start);
-  bench_run_main_loop_for (WARM_UP_SECONDS);
+  nearby_test_run_for_ms ((guint) (WARM_UP_SECONDS * 1000));
 
   if (watch != NULL)
     bench_order_watch_reset (watch);
@@ -113,7 +113,7 @@ measure (BenchChurnSource *source,
   cpu_start = bench_cpu_seconds ();
   start_us = g_get_monotonic_time ();
 
-  bench_run_main_loop_for (seconds);
+  nearby_test_run_for_ms ((guint) (seconds * 1000));
 
   seconds = (g_get_monotonic_time () - start_us) / (double) G_USEC_PER_SEC;
   load.cpu_per_second = (bench_cpu_seconds () - cpu_start) / seconds;
@@ -165,9 +165,9 @@ main (int   argc,
 
   /* The same list, later: how much of the churn is the settling of first impressions. */
   late_start = MAX (late_start, WARM_UP_SECONDS + seconds);
-  bench_run_main_loop_for (late_start - WARM_UP_SECONDS - seconds);
+  nearby_test_run_for_ms ((guint) ((late_start - WARM_UP_SECONDS - seconds) * 1000));
   bench_order_watch_reset (&watch);
-  bench_run_main_loop_for (seconds);
+  nearby_test_run_for_ms ((guint) (seconds * 1000));
   late = watch;
   bench_churn_source_stop (list_source);
   if (g_list_model_get_n_items (G_LIST_MODEL (list)) != n_objects)

@@ -222,7 +222,6 @@ main (int   argc,
   g_autofree char *full_home = NULL;
   g_autofree char *display = NULL;
   g_autofree char *full_name = NULL;
-  g_autoptr(GFile) tmp_dir = NULL;
   Candidate candidates[3];
   GTestDBus *bus;
 
@@ -234,7 +233,7 @@ main (int   argc,
   if (nearby == NULL)
     g_error ("NEARBY_BINARY is not set (run it with meson test)");
 
-  tmp = g_dir_make_tmp ("nearby-bench-startup-XXXXXX", NULL);
+  tmp = nearby_test_make_temp_dir ("nearby-bench-startup");
   config_home = g_build_filename (tmp, "config", NULL);
   empty_home = g_build_filename (tmp, "empty", NULL);
   full_home = g_build_filename (tmp, "full", NULL);
@@ -313,8 +312,7 @@ main (int   argc,
       g_array_unref (candidates[i].self_reported_ms);
     }
 
-  tmp_dir = g_file_new_for_path (tmp);
-  bench_remove_tree (tmp_dir);
+  nearby_test_remove_tree (tmp);
 
   return 0;
 }

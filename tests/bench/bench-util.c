@@ -75,43 +75,6 @@ bench_percentile (GArray *values,
   return g_array_index (values, double, index);
 }
 
-static gboolean
-on_deadline (gpointer user_data)
-{
-  gboolean *done = user_data;
-
-  *done = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-void
-bench_run_main_loop_for (double seconds)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add ((guint) (seconds * 1000), on_deadline, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-void
-bench_remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFile *child;
-
-      while (g_file_enumerator_iterate (children, NULL, &child, NULL, NULL) && child != NULL)
-        bench_remove_tree (child);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
 GVariant *
 bench_eddystone_url_properties (const char *url,
                                 int         rssi)

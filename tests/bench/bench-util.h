@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "nearby-source.h"
+#include "nearby-test-utils.h"
 
 G_BEGIN_DECLS
 
@@ -29,8 +30,6 @@ int    bench_compare_gint64    (const void *a,
 double bench_percentile        (GArray     *values,
                                 double      percentile);
 
-/* Runs the default main context for @seconds. */
-void   bench_run_main_loop_for (double      seconds);
 
 /* The Device1 properties of a beacon sending the Eddystone-URL frame of @url (calibrated power
  * -20 dBm) at @rssi, as the mock bluetoothd's AddBeacon and UpdateDevice take them (a{sv}). */
@@ -43,7 +42,5 @@ NearbySighting *bench_beacon_sighting (guint  index,
                                        gint64 time_us,
                                        int    rssi);
 
-/* Deletes @file and, for a folder, everything in it; errors are ignored. */
-void   bench_remove_tree       (GFile      *file);
 
 G_END_DECLS
