@@ -315,30 +315,6 @@ test_manifest (void)
   g_assert_nonnull (error);
 }
 
-static void
-test_sniffing (void)
-{
-  g_assert_true (nearby_page_meta_looks_like_html ((const guint8 *) "\n  <!DOCTYPE html><p>", 20));
-  g_assert_true (nearby_page_meta_looks_like_html ((const guint8 *) "<HTML lang=en>", 14));
-  g_assert_true (nearby_page_meta_looks_like_html ((const guint8 *) "\xef\xbb\xbf<title>x", 11));
-  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "{\"title\": 1}", 12));
-  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "\x89PNG\r\n\x1a\n", 8));
-  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "<abbr>", 6));
-  g_assert_false (nearby_page_meta_looks_like_html ((const guint8 *) "", 0));
-}
-
-static void
-test_clean_text (void)
-{
-  g_autofree char *a = nearby_text_clean ("  a\t\tb\n\u2028c  ", -1, 100);
-  g_autofree char *b = nearby_text_clean ("abcdef", -1, 4);
-  g_autofree char *c = nearby_text_clean ("\xe2\x80\xae\xe2\x80\xae", -1, 4);
-
-  g_assert_cmpstr (a, ==, "a b c");
-  g_assert_cmpstr (b, ==, "abc…");
-  g_assert_cmpstr (c, ==, "");
-}
-
 /* Links on a page: relative ones resolve against the page, only web addresses come out, and
  * hostile references are refused quietly (this test runs with criticals fatal). */
 static void
@@ -380,8 +356,6 @@ main (int   argc,
   g_test_add_func ("/page-meta/stops-after-head", test_stops_after_head);
   g_test_add_func ("/page-meta/garbage", test_garbage);
   g_test_add_func ("/page-meta/manifest", test_manifest);
-  g_test_add_func ("/page-meta/sniffing", test_sniffing);
-  g_test_add_func ("/page-meta/clean-text", test_clean_text);
   g_test_add_func ("/page-meta/resolve-url", test_resolve_url);
 
   return g_test_run ();

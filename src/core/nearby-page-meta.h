@@ -81,15 +81,6 @@ void            nearby_manifest_free  (NearbyManifest *manifest);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyManifest, nearby_manifest_free)
 
 /* Helpers shared with the URL policy and the resolver */
-char       *nearby_text_clean            (const char   *text,
-                                          gssize        len,
-                                          guint         max_chars);
-const char *nearby_charset_sniff         (const char   *header_charset,
-                                          const guint8 *data,
-                                          gsize         len,
-                                          gsize        *bom_len);
-gboolean    nearby_page_meta_looks_like_html (const guint8 *data,
-                                              gsize         len);
 char       *nearby_page_meta_resolve_url (const char   *base_url,
                                           const char   *ref);
 

@@ -26,6 +26,7 @@
 #include "nearby-memory-page-cache.h"
 #include "nearby-page-meta.h"
 #include "nearby-resolver.h"
+#include "nearby-text.h"
 
 #define READ_CHUNK          (16 * 1024)
 #define SNIFF_BYTES         512
@@ -897,7 +898,7 @@ check_page_type (Job     *job,
 
   if (declared_html && !looks_binary (job->body->data, job->body->len))
     return TRUE;
-  if (!declared_html && nearby_page_meta_looks_like_html (job->body->data, job->body->len))
+  if (!declared_html && nearby_text_looks_like_html (job->body->data, job->body->len))
     return TRUE;
 
   g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NOT_HTML,

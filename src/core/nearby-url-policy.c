@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "nearby-page-meta.h"
+#include "nearby-text.h"
 #include "nearby-url-policy.h"
 
 #define DISPLAY_MAX_CHARS 512

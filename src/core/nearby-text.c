@@ -1,0 +1,318 @@
+/* nearby-text.c
+ *
+ * Everything a page, a manifest or a URL shows ends up in a label or in JSON, and comes from a
+ * server or a beacon nobody vouches for: text is made valid, visible and bounded here, and the
+ * bytes of a page are given an encoding the way browsers choose one.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-text"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "nearby-text.h"
+
+static gboolean
+is_hidden_char (gunichar c)
+{
+  return (c >= 0x200b && c <= 0x200f) ||   /* zero width, LRM, RLM */
+         (c >= 0x202a && c <= 0x202e) ||   /* embeddings and overrides */
+         (c >= 0x2066 && c <= 0x2069) ||   /* isolates */
+         c == 0x061c || c == 0xfeff || c == 0x2060 || c == 0x00ad;
+}
+
+/* Valid UTF-8, no control, bidi or invisible characters, whitespace collapsed, at most
+ * max_chars characters (an ellipsis marks a cut). */
+char *
+nearby_text_clean (const char *text,
+                   gssize      len,
+                   guint       max_chars)
+{
+  GString *out;
+  const char *p;
+  const char *end;
+  gboolean pending_space = FALSE;
+  guint chars = 0;
+
+  if (text == NULL)
+    return g_strdup ("");
+  if (len < 0)
+    len = strlen (text);
+
+  out = g_string_sized_new (MIN ((gsize) len, (gsize) max_chars * 4) + 4);
+  p = text;
+  end = text + len;
+
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+      gsize step;
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          c = 0xfffd;
+          step = 1;
+        }
+      else
+        {
+          step = g_utf8_next_char (p) - p;
+          if (c == 0)
+            step = 1;
+        }
+      p += step;
+
+      if (is_hidden_char (c))
+        continue;
+
+      if (c == 0 || g_unichar_isspace (c) || g_unichar_type (c) == G_UNICODE_CONTROL ||
+          c == 0x2028 || c == 0x2029)
+        {
+          pending_space = out->len > 0;
+          continue;
+        }
+
+      if (chars + (pending_space ? 1 : 0) >= max_chars)
+        {
+          const char *cut = g_utf8_offset_to_pointer (out->str, max_chars > 0 ? max_chars - 1 : 0);
+
+          g_string_truncate (out, cut - out->str);
+          while (out->len > 0 && out->str[out->len - 1] == ' ')
+            g_string_truncate (out, out->len - 1);
+          if (max_chars > 0)
+            g_string_append (out, "…");
+          break;
+        }
+
+      if (pending_space)
+        {
+          g_string_append_c (out, ' ');
+          chars++;
+          pending_space = FALSE;
+        }
+      g_string_append_unichar (out, c);
+      chars++;
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static const char *
+normalize_charset_label (const char *label,
+                         gsize       len,
+                         gboolean    from_meta)
+{
+  g_autofree char *lower = NULL;
+  GIConv probe;
+
+  lower = g_ascii_strdown (label, len);
+  g_strstrip (lower);
+  if (*lower == '\0' || strlen (lower) > 40)
+    return NULL;
+
+  for (const char *p = lower; *p; p++)
+    {
+      if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.' && *p != ':')
+        return NULL;
+    }
+
+  if (g_str_equal (lower, "utf-8") || g_str_equal (lower, "utf8") ||
+      g_str_equal (lower, "unicode-1-1-utf-8"))
+    return "UTF-8";
+
+  /* Per the WHATWG encoding standard these labels all mean windows-1252. */
+  if (g_str_equal (lower, "iso-8859-1") || g_str_equal (lower, "iso8859-1") ||
+      g_str_equal (lower, "latin1") || g_str_equal (lower, "l1") ||
+      g_str_equal (lower, "us-ascii") || g_str_equal (lower, "ascii") ||
+      g_str_equal (lower, "cp1252") || g_str_equal (lower, "windows-1252") ||
+      g_str_equal (lower, "x-cp1252") || g_str_equal (lower, "iso_8859-1") ||
+      g_str_equal (lower, "cp819") || g_str_equal (lower, "ibm819"))
+    return "WINDOWS-1252";
+
+  if (g_str_has_prefix (lower, "utf-16"))
+    {
+      /* A document that could say so in ASCII is not UTF-16. */
+      if (from_meta)
+        return "UTF-8";
+      if (g_str_equal (lower, "utf-16be"))
+        return "UTF-16BE";
+      return "UTF-16LE";
+    }
+
+  if (g_str_has_prefix (lower, "utf-32") || g_str_equal (lower, "utf-7") ||
+      g_str_equal (lower, "replacement"))
+    return NULL;
+
+  probe = g_iconv_open ("UTF-8", lower);
+  if (probe == (GIConv) -1)
+    return NULL;
+  g_iconv_close (probe);
+
+  return g_intern_string (lower);
+}
+
+static const char *
+prescan_meta_charset (const guint8 *data,
+                      gsize         len)
+{
+  g_autofree char *lower = NULL;
+  const char *p;
+  const char *end;
+
+  len = MIN (len, NEARBY_TEXT_PRESCAN_BYTES);
+  lower = g_ascii_strdown ((const char *) data, len);
+  /* g_ascii_strdown stops at NUL bytes: only look at what it copied. */
+  end = lower + strlen (lower);
+  p = lower;
+
+  while ((p = strstr (p, "<meta")) != NULL)
+    {
+      const char *tag_end = memchr (p, '>', end - p);
+      const char *q;
+
+      if (tag_end == NULL)
+        tag_end = end;
+
+      q = p;
+      while ((q = g_strstr_len (q, tag_end - q, "charset")) != NULL)
+        {
+          const char *label;
+          const char *stop;
+          const char *found;
+
+          q += strlen ("charset");
+          while (q < tag_end && (g_ascii_isspace (*q)))
+            q++;
+          if (q >= tag_end || *q != '=')
+            continue;
+          q++;
+          while (q < tag_end && (g_ascii_isspace (*q) || *q == '"' || *q == '\''))
+            q++;
+          label = q;
+          stop = label;
+          while (stop < tag_end && !g_ascii_isspace (*stop) && *stop != '"' && *stop != '\'' &&
+                 *stop != ';' && *stop != '/' && *stop != '>')
+            stop++;
+          found = normalize_charset_label (label, stop - label, TRUE);
+          if (found != NULL)
+            return found;
+        }
+      p = tag_end;
+    }
+
+  return NULL;
+}
+
+static gboolean
+prefix_is_utf8 (const guint8 *data,
+                gsize         len)
+{
+  const char *end = NULL;
+  gsize rest;
+
+  if (g_utf8_validate_len ((const char *) data, len, &end))
+    return TRUE;
+
+  /* A sequence cut at the end of what we have so far is not an error. */
+  rest = len - ((const guint8 *) end - data);
+  if (rest < 4 && *(const guint8 *) end >= 0xc2 && *(const guint8 *) end <= 0xf4)
+    {
+      for (gsize i = 1; i < rest; i++)
+        {
+          if ((((const guint8 *) end)[i] & 0xc0) != 0x80)
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* The order: a byte order mark (which browsers let win over the header), the HTTP header,
+ * a <meta> in the first KiB, valid UTF-8, and windows-1252 for the rest. */
+const char *
+nearby_text_sniff_charset (const char   *header_charset,
+                           const guint8 *data,
+                           gsize         len,
+                           gsize        *bom_len)
+{
+  const char *found;
+
+  if (bom_len != NULL)
+    *bom_len = 0;
+
+  if (data == NULL)
+    len = 0;
+
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    {
+      if (bom_len != NULL)
+        *bom_len = 3;
+      return "UTF-8";
+    }
+  if (len >= 2 && data[0] == 0xff && data[1] == 0xfe)
+    {
+      if (bom_len != NULL)
+        *bom_len = 2;
+      return "UTF-16LE";
+    }
+  if (len >= 2 && data[0] == 0xfe && data[1] == 0xff)
+    {
+      if (bom_len != NULL)
+        *bom_len = 2;
+      return "UTF-16BE";
+    }
+
+  if (header_charset != NULL &&
+      (found = normalize_charset_label (header_charset, strlen (header_charset), FALSE)) != NULL)
+    return found;
+
+  if (len == 0)
+    return "UTF-8";
+
+  if ((found = prescan_meta_charset (data, len)) != NULL)
+    return found;
+
+  if (prefix_is_utf8 (data, MIN (len, 4 * NEARBY_TEXT_PRESCAN_BYTES)))
+    return "UTF-8";
+
+  return "WINDOWS-1252";
+}
+
+/* For a page served with the wrong Content-Type: does it begin the way HTML documents do? */
+gboolean
+nearby_text_looks_like_html (const guint8 *data,
+                             gsize         len)
+{
+  static const char * const starts[] = {
+    "<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div", "<font",
+    "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--", "<meta",
+    "<link", "<?xml",
+  };
+  gsize i = 0;
+
+  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
+    i = 3;
+  while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
+                     data[i] == '\r' || data[i] == '\f'))
+    i++;
+
+  for (guint s = 0; s < G_N_ELEMENTS (starts); s++)
+    {
+      gsize n = strlen (starts[s]);
+      guint8 after;
+
+      if (len - i <= n || g_ascii_strncasecmp ((const char *) data + i, starts[s], n) != 0)
+        continue;
+      after = data[i + n];
+      /* "<a" must be a tag, not "<abbr…"; the prefixes that end in a letter need a delimiter. */
+      if (g_str_equal (starts[s], "<!--") || g_str_equal (starts[s], "<?xml") ||
+          after == ' ' || after == '>' || after == '\t' || after == '\n' || after == '\r' ||
+          after == '/')
+        return TRUE;
+    }
+
+  return FALSE;
+}

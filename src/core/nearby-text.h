@@ -1,0 +1,25 @@
+/* nearby-text.h: untrusted text made safe to show, and the encoding of a page's bytes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How far into a document a <meta charset> is looked for, as browsers do. */
+#define NEARBY_TEXT_PRESCAN_BYTES 1024
+
+char       *nearby_text_clean           (const char   *text,
+                                         gssize        len,
+                                         guint         max_chars);
+const char *nearby_text_sniff_charset   (const char   *header_charset,
+                                         const guint8 *data,
+                                         gsize         len,
+                                         gsize        *bom_len);
+gboolean    nearby_text_looks_like_html (const guint8 *data,
+                                         gsize         len);
+
+G_END_DECLS

@@ -1,0 +1,156 @@
+/* test-text.c: text from pages and beacons made safe to show, and the encoding of a page
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "nearby-text.h"
+
+static void
+test_clean_text (void)
+{
+  g_autofree char *a = nearby_text_clean ("  a\t\tb\n\u2028c  ", -1, 100);
+  g_autofree char *b = nearby_text_clean ("abcdef", -1, 4);
+  g_autofree char *c = nearby_text_clean ("\xe2\x80\xae\xe2\x80\xae", -1, 4);
+
+  g_assert_cmpstr (a, ==, "a b c");
+  g_assert_cmpstr (b, ==, "abc…");
+  g_assert_cmpstr (c, ==, "");
+}
+
+/* A title cannot reorder or hide what follows it, and broken bytes show as replacement
+ * characters instead of reaching a label. */
+static void
+test_clean_hostile (void)
+{
+  g_autofree char *bidi = nearby_text_clean ("invoice\xe2\x80\xae""fdp.exe\xe2\x80\xac"
+                                             "\xe2\x81\xa6 x\xe2\x80\x8b""y", -1, 100);
+  g_autofree char *controls = nearby_text_clean ("Pay\x01here\x7f now\r\n", -1, 100);
+  g_autofree char *broken = nearby_text_clean ("ok \xff\xfe bad \xc3", -1, 100);
+  g_autofree char *none = nearby_text_clean (NULL, -1, 10);
+  g_autofree char *nothing = nearby_text_clean ("abc", -1, 0);
+
+  g_assert_cmpstr (bidi, ==, "invoicefdp.exe xy");
+  g_assert_cmpstr (controls, ==, "Pay here now");
+  g_assert_cmpstr (broken, ==, "ok \xef\xbf\xbd\xef\xbf\xbd bad \xef\xbf\xbd");
+  g_assert_cmpstr (none, ==, "");
+  g_assert_cmpstr (nothing, ==, "");
+}
+
+/* The limit counts characters, not bytes, and the ellipsis is one of them. */
+static void
+test_clean_limit (void)
+{
+  g_autoptr(GString) long_text = g_string_new (NULL);
+  g_autofree char *cut = NULL;
+  g_autofree char *exact = nearby_text_clean ("été", -1, 3);
+  g_autofree char *spaced = nearby_text_clean ("ab    cd", -1, 4);
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (long_text, "日本 ");
+  cut = nearby_text_clean (long_text->str, long_text->len, 200);
+
+  g_assert_true (g_utf8_validate (cut, -1, NULL));
+  g_assert_cmpuint (g_utf8_strlen (cut, -1), ==, 200);
+  g_assert_true (g_str_has_suffix (cut, "…"));
+  g_assert_cmpstr (exact, ==, "été");
+  /* A cut right after a space does not leave the space before the ellipsis */
+  g_assert_cmpstr (spaced, ==, "ab…");
+}
+
+static void
+assert_charset (const char *header_charset,
+                const char *data,
+                gssize      len,
+                const char *expected,
+                gsize       expected_bom_len)
+{
+  g_autofree char *start = NULL;
+  g_autofree char *shown = NULL;
+  gsize bom_len = 99;
+
+  if (len < 0)
+    len = strlen (data);
+
+  start = g_strndup (data, MIN (len, 40));
+  shown = g_strescape (start, NULL);
+  g_test_message ("%s / %s", header_charset ? header_charset : "(none)", shown);
+  g_assert_cmpstr (nearby_text_sniff_charset (header_charset, (const guint8 *) data, len, &bom_len),
+                   ==, expected);
+  g_assert_cmpuint (bom_len, ==, expected_bom_len);
+}
+
+/* Byte order mark, then the header, then a <meta> in the first KiB, then UTF-8 if the bytes
+ * are valid, then windows-1252. */
+static void
+test_sniff_charset (void)
+{
+  g_autoptr(GString) late = g_string_new ("<html>");
+
+  assert_charset (NULL, "", 0, "UTF-8", 0);
+  assert_charset (NULL, "<title>plain</title>", -1, "UTF-8", 0);
+  assert_charset (NULL, "<title>na\xc3\xafve</title>", -1, "UTF-8", 0);
+  assert_charset (NULL, "<title>Caf\xe9</title>", -1, "WINDOWS-1252", 0);
+  /* A sequence cut at the end of what has arrived so far is still UTF-8 */
+  assert_charset (NULL, "<title>caf\xc3", -1, "UTF-8", 0);
+
+  /* The BOM wins over everything, and is reported so that it is skipped */
+  assert_charset ("iso-8859-1", "\xef\xbb\xbf<title>x", -1, "UTF-8", 3);
+  assert_charset (NULL, "\xff\xfe<\0t\0", 6, "UTF-16LE", 2);
+  assert_charset (NULL, "\xfe\xff\0<\0t", 6, "UTF-16BE", 2);
+
+  /* The header wins over the document */
+  assert_charset ("koi8-r", "<meta charset='utf-8'>", -1, "koi8-r", 0);
+  /* The WHATWG labels for windows-1252 */
+  assert_charset ("ISO-8859-1", "<title>x", -1, "WINDOWS-1252", 0);
+  assert_charset ("us-ascii", "<title>x", -1, "WINDOWS-1252", 0);
+  assert_charset (" Latin1 ", "<title>x", -1, "WINDOWS-1252", 0);
+  assert_charset ("utf8", "<title>x", -1, "UTF-8", 0);
+  /* Labels that name nothing usable are ignored */
+  assert_charset ("bogus\"label", "<title>x", -1, "UTF-8", 0);
+  assert_charset ("no-such-charset", "<title>x", -1, "UTF-8", 0);
+  assert_charset ("utf-7", "<title>x", -1, "UTF-8", 0);
+
+  assert_charset (NULL, "<meta charset=\"koi8-r\"><title>", -1, "koi8-r", 0);
+  assert_charset (NULL, "<META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=ISO-8859-1'>",
+                  -1, "WINDOWS-1252", 0);
+  /* A document that can say "utf-16" in ASCII is not UTF-16 */
+  assert_charset (NULL, "<meta charset=utf-16>", -1, "UTF-8", 0);
+
+  /* A <meta> after the first KiB is not seen */
+  for (guint i = 0; i < 120; i++)
+    g_string_append (late, "<!-- pad -->");
+  g_string_append (late, "<meta charset='koi8-r'>");
+  assert_charset (NULL, late->str, late->len, "UTF-8", 0);
+}
+
+static void
+test_looks_like_html (void)
+{
+  g_assert_true (nearby_text_looks_like_html ((const guint8 *) "\n  <!DOCTYPE html><p>", 20));
+  g_assert_true (nearby_text_looks_like_html ((const guint8 *) "<HTML lang=en>", 14));
+  g_assert_true (nearby_text_looks_like_html ((const guint8 *) "\xef\xbb\xbf<title>x", 11));
+  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "{\"title\": 1}", 12));
+  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "\x89PNG\r\n\x1a\n", 8));
+  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "<abbr>", 6));
+  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "", 0));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/text/clean", test_clean_text);
+  g_test_add_func ("/text/clean-hostile", test_clean_hostile);
+  g_test_add_func ("/text/clean-limit", test_clean_limit);
+  g_test_add_func ("/text/sniff-charset", test_sniff_charset);
+  g_test_add_func ("/text/looks-like-html", test_looks_like_html);
+
+  return g_test_run ();
+}
