@@ -180,21 +180,6 @@ test_display (void)
   assert_display ("http://[::1]:8080/x", "http://[::1]:8080/x", "::1", 0);
 }
 
-static void
-test_error_names (void)
-{
-  NearbyResolveError code;
-
-  for (int i = NEARBY_RESOLVE_ERROR_INVALID_URL; i <= NEARBY_RESOLVE_ERROR_NOT_HTML; i++)
-    {
-      g_assert_true (nearby_resolve_error_from_string (nearby_resolve_error_to_string (i), &code));
-      g_assert_cmpint (code, ==, i);
-    }
-  g_assert_cmpstr (nearby_resolve_error_to_string (NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION), ==,
-                   "needs-confirmation");
-  g_assert_false (nearby_resolve_error_from_string ("nonsense", &code));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -205,7 +190,6 @@ main (int   argc,
   g_test_add_func ("/url-policy/classify-hosts", test_classify_hosts);
   g_test_add_func ("/url-policy/check-url", test_check_url);
   g_test_add_func ("/url-policy/display", test_display);
-  g_test_add_func ("/url-policy/error-names", test_error_names);
 
   return g_test_run ();
 }

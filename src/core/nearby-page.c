@@ -13,7 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "nearby-page.h"
-#include "nearby-url-policy.h"
+#include "nearby-resolve-error.h"
 
 G_DEFINE_BOXED_TYPE (NearbyPage, nearby_page, nearby_page_ref, nearby_page_unref)
 

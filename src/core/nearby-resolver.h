@@ -9,6 +9,7 @@
 
 #include "nearby-page.h"
 #include "nearby-page-cache.h"
+#include "nearby-resolve-error.h"
 #include "nearby-url-policy.h"
 
 G_BEGIN_DECLS
