@@ -25,7 +25,6 @@
 #include "nearby-url-policy.h"
 
 #define MAX_RAW_TEXT       (8 * 1024)   /* bytes of title or body text kept before cleaning */
-#define MAX_URL_LEN        2048
 #define MAX_MANIFEST_DEPTH 32
 
 struct _NearbyPageMetaParser
@@ -60,85 +59,6 @@ struct _NearbyPageMetaParser
   char              *manifest_href;
   GPtrArray         *icon_links;      /* of NearbyPageIcon with the raw href as url */
 };
-
-/* GLib's relaxed parser, which the messy references on real pages need, ends an authority at
- * ';' (the old "params" syntax) and then fails its own assertions when it joins the pieces back
- * together. No web host has a ';' in it, so such a URL is refused before GLib parses it. A
- * reference with a scheme but no authority ("http:x", "http:/.//x") names no host either. */
-static gboolean
-has_joinable_authority (const char *url,
-                        gboolean    has_scheme)
-{
-  const char *colon = strchr (url, ':');
-  const char *rest = has_scheme && colon != NULL ? colon + 1 : url;
-  gsize authority_len;
-
-  if (!g_str_has_prefix (rest, "//"))
-    return !has_scheme;
-
-  authority_len = strcspn (rest + 2, "/?#");
-
-  return memchr (rest + 2, ';', authority_len) == NULL;
-}
-
-char *
-nearby_page_meta_resolve_url (const char *base_url,
-                              const char *ref)
-{
-  g_autofree char *trimmed = NULL;
-  g_autofree char *ref_scheme = NULL;
-  g_autofree char *resolved = NULL;
-  g_autoptr(GUri) uri = NULL;
-  const char *scheme;
-  GString *clean;
-
-  if (ref == NULL || base_url == NULL)
-    return NULL;
-
-  /* URLs in attributes: leading and trailing whitespace dropped, tabs and newlines removed. */
-  clean = g_string_new (NULL);
-  for (const char *p = ref; *p; p++)
-    {
-      if (*p != '\t' && *p != '\n' && *p != '\r')
-        g_string_append_c (clean, *p);
-    }
-  trimmed = g_strstrip (g_string_free (clean, FALSE));
-  if (*trimmed == '\0' || strlen (trimmed) > MAX_URL_LEN)
-    return NULL;
-
-  /* An absolute reference is only worth resolving when it is a web address; other schemes are
-   * refused here, before GLib's relaxed parser (which trips its own assertions on some). Not
-   * g_uri_peek_scheme(): it interns the scheme, and a hostile page can name endless ones. */
-  ref_scheme = g_uri_parse_scheme (trimmed);
-  if (ref_scheme != NULL && g_ascii_strcasecmp (ref_scheme, "http") != 0
-      && g_ascii_strcasecmp (ref_scheme, "https") != 0)
-    return NULL;
-  if (!has_joinable_authority (trimmed, ref_scheme != NULL) ||
-      !has_joinable_authority (base_url, TRUE))
-    return NULL;
-
-  resolved = g_uri_resolve_relative (base_url, trimmed,
-                                     G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
-  if (resolved == NULL)
-    return NULL;
-
-  uri = g_uri_parse (resolved, G_URI_FLAGS_ENCODED, NULL);
-  if (uri == NULL)
-    return NULL;
-  scheme = g_uri_get_scheme (uri);
-  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
-    return NULL;
-  if (g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
-    return NULL;
-
-  g_clear_pointer (&resolved, g_free);
-  resolved = g_uri_to_string (uri);
-  /* Only what the URL policy itself would accept, as valid UTF-8 for JSON and labels. */
-  if (!g_utf8_validate (resolved, -1, NULL) || !nearby_url_is_fetchable (resolved))
-    return NULL;
-
-  return g_steal_pointer (&resolved);
-}
 
 /* Icons and actions */
 
@@ -434,7 +354,7 @@ handle_link (NearbyPageMetaParser *self,
     icon_rel = "icon";
 
   if (icon_rel != NULL && self->icon_links->len < NEARBY_PAGE_META_MAX_ICONS &&
-      strlen (href) <= MAX_URL_LEN)
+      strlen (href) <= NEARBY_URL_MAX_LEN)
     g_ptr_array_add (self->icon_links,
                      page_icon_new (href, icon_rel, find_attr (attrs, "type"),
                                     parse_sizes (find_attr (attrs, "sizes"))));
@@ -827,7 +747,7 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
   meta->bytes_parsed = self->raw_bytes;
   meta->icons = g_ptr_array_new_with_free_func (page_icon_free);
 
-  base = nearby_page_meta_resolve_url (self->document_url, self->base_href);
+  base = nearby_url_resolve (self->document_url, self->base_href);
   if (base == NULL)
     base = g_strdup (self->document_url);
 
@@ -843,15 +763,15 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
     meta->description = clean_or_null (self->body_text->str, self->body_text->len,
                                        NEARBY_PAGE_META_MAX_DESC);
 
-  meta->canonical_url = nearby_page_meta_resolve_url (base, self->canonical_href);
+  meta->canonical_url = nearby_url_resolve (base, self->canonical_href);
   if (meta->canonical_url == NULL)
-    meta->canonical_url = nearby_page_meta_resolve_url (base, self->og_url);
-  meta->manifest_url = nearby_page_meta_resolve_url (base, self->manifest_href);
+    meta->canonical_url = nearby_url_resolve (base, self->og_url);
+  meta->manifest_url = nearby_url_resolve (base, self->manifest_href);
 
   for (guint i = 0; i < self->icon_links->len; i++)
     {
       NearbyPageIcon *link = g_ptr_array_index (self->icon_links, i);
-      g_autofree char *url = nearby_page_meta_resolve_url (base, link->url);
+      g_autofree char *url = nearby_url_resolve (base, link->url);
 
       if (url != NULL)
         g_ptr_array_add (meta->icons, page_icon_new (url, link->rel, link->type, link->size));
@@ -1026,8 +946,8 @@ nearby_manifest_parse (const char    *manifest_url,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       icon = json_node_get_object (node);
-      src = member_text (icon, "src", MAX_URL_LEN);
-      url = nearby_page_meta_resolve_url (manifest_url, src);
+      src = member_text (icon, "src", NEARBY_URL_MAX_LEN);
+      url = nearby_url_resolve (manifest_url, src);
       if (url == NULL)
         continue;
       type = member_text (icon, "type", 64);
@@ -1052,8 +972,8 @@ nearby_manifest_parse (const char    *manifest_url,
       title = member_text (shortcut, "name", 80);
       if (title == NULL)
         title = member_text (shortcut, "short_name", 80);
-      href = member_text (shortcut, "url", MAX_URL_LEN);
-      url = nearby_page_meta_resolve_url (manifest_url, href);
+      href = member_text (shortcut, "url", NEARBY_URL_MAX_LEN);
+      url = nearby_url_resolve (manifest_url, href);
       if (title == NULL || url == NULL)
         continue;
       g_ptr_array_add (manifest->actions, nearby_page_action_new (title, url));

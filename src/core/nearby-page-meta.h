@@ -80,8 +80,4 @@ NearbyManifest *nearby_manifest_parse (const char    *manifest_url,
 void            nearby_manifest_free  (NearbyManifest *manifest);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyManifest, nearby_manifest_free)
 
-/* Helpers shared with the URL policy and the resolver */
-char       *nearby_page_meta_resolve_url (const char   *base_url,
-                                          const char   *ref);
-
 G_END_DECLS

@@ -1284,7 +1284,7 @@ job_start_icons (Job *job)
         add_icon_candidate (job, icon->url);
     }
 
-  favicon = nearby_page_meta_resolve_url (job->page->final_url, "/favicon.ico");
+  favicon = nearby_url_resolve (job->page->final_url, "/favicon.ico");
   add_icon_candidate (job, favicon);
 
   job_next_icon (job);

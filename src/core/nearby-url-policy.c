@@ -243,6 +243,86 @@ nearby_url_policy_check_url (const char       *url,
                       g_uri_get_path (uri), g_uri_get_query (uri), g_uri_get_fragment (uri));
 }
 
+/* GLib's relaxed parser, which the messy references on real pages need, ends an authority at
+ * ';' (the old "params" syntax) and then fails its own assertions when it joins the pieces back
+ * together. No web host has a ';' in it, so such a URL is refused before GLib parses it. A
+ * reference with a scheme but no authority ("http:x", "http:/.//x") names no host either. */
+static gboolean
+has_joinable_authority (const char *url,
+                        gboolean    has_scheme)
+{
+  const char *colon = strchr (url, ':');
+  const char *rest = has_scheme && colon != NULL ? colon + 1 : url;
+  gsize authority_len;
+
+  if (!g_str_has_prefix (rest, "//"))
+    return !has_scheme;
+
+  authority_len = strcspn (rest + 2, "/?#");
+
+  return memchr (rest + 2, ';', authority_len) == NULL;
+}
+
+/* A link on a page or in a manifest, made absolute; NULL unless it is a web address. */
+char *
+nearby_url_resolve (const char *base_url,
+                    const char *ref)
+{
+  g_autofree char *trimmed = NULL;
+  g_autofree char *ref_scheme = NULL;
+  g_autofree char *resolved = NULL;
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+  GString *clean;
+
+  if (ref == NULL || base_url == NULL)
+    return NULL;
+
+  /* URLs in attributes: leading and trailing whitespace dropped, tabs and newlines removed. */
+  clean = g_string_new (NULL);
+  for (const char *p = ref; *p; p++)
+    {
+      if (*p != '\t' && *p != '\n' && *p != '\r')
+        g_string_append_c (clean, *p);
+    }
+  trimmed = g_strstrip (g_string_free (clean, FALSE));
+  if (*trimmed == '\0' || strlen (trimmed) > NEARBY_URL_MAX_LEN)
+    return NULL;
+
+  /* An absolute reference is only worth resolving when it is a web address; other schemes are
+   * refused here, before GLib's relaxed parser (which trips its own assertions on some). Not
+   * g_uri_peek_scheme(): it interns the scheme, and a hostile page can name endless ones. */
+  ref_scheme = g_uri_parse_scheme (trimmed);
+  if (ref_scheme != NULL && g_ascii_strcasecmp (ref_scheme, "http") != 0
+      && g_ascii_strcasecmp (ref_scheme, "https") != 0)
+    return NULL;
+  if (!has_joinable_authority (trimmed, ref_scheme != NULL) ||
+      !has_joinable_authority (base_url, TRUE))
+    return NULL;
+
+  resolved = g_uri_resolve_relative (base_url, trimmed,
+                                     G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL);
+  if (resolved == NULL)
+    return NULL;
+
+  uri = g_uri_parse (resolved, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    return NULL;
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0)
+    return NULL;
+  if (g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
+    return NULL;
+
+  g_clear_pointer (&resolved, g_free);
+  resolved = g_uri_to_string (uri);
+  /* Only what the URL policy itself would accept, as valid UTF-8 for JSON and labels. */
+  if (!g_utf8_validate (resolved, -1, NULL) || !nearby_url_is_fetchable (resolved))
+    return NULL;
+
+  return g_steal_pointer (&resolved);
+}
+
 /* Letters of Cyrillic and Greek that look like Latin ones: a host spelled only with them
  * (“аррӏе”) is a whole-script confusable. */
 static gboolean

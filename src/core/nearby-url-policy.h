@@ -11,6 +11,9 @@
 
 G_BEGIN_DECLS
 
+/* Longer links on a page or in a manifest are ignored. */
+#define NEARBY_URL_MAX_LEN 2048
+
 /* What the caller allows. Automatic look-ups pass NEARBY_URL_POLICY_AUTOMATIC (public https
  * only); something the user explicitly asked for passes NEARBY_URL_POLICY_EXPLICIT. */
 typedef enum {
@@ -41,6 +44,8 @@ gboolean           nearby_url_is_fetchable            (const char         *url);
 GUri              *nearby_url_policy_check_url        (const char         *url,
                                                        NearbyUrlPolicy     policy,
                                                        GError            **error);
+char              *nearby_url_resolve                 (const char         *base_url,
+                                                       const char         *ref);
 
 typedef enum {
   NEARBY_URL_DISPLAY_NONE          = 0,

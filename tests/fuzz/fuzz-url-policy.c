@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "nearby-page-meta.h"
 #include "nearby-url-policy.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -56,7 +55,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_assert (g_utf8_validate (host, -1, NULL));
   nearby_url_policy_classify_host (url);
 
-  resolved = nearby_page_meta_resolve_url ("https://fuzz.example/a/b?c#d", url);
+  resolved = nearby_url_resolve ("https://fuzz.example/a/b?c#d", url);
   g_assert (resolved == NULL || nearby_url_is_fetchable (resolved));
 
   g_free (resolved);
