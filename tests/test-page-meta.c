@@ -266,55 +266,6 @@ test_garbage (void)
     }
 }
 
-static void
-test_manifest (void)
-{
-  const char *json =
-    "{\"name\": \"Corner Caf\\u00e9\", \"short_name\": \"Caf\\u00e9\","
-    " \"icons\": [{\"src\": \"icon-192.png\", \"sizes\": \"192x192\", \"type\": \"image/png\"},"
-    "            {\"src\": \"data:image/png;base64,AAAA\"}, 42],"
-    " \"shortcuts\": [{\"name\": \"Order\", \"url\": \"/order?from=beacon\"},"
-    "               {\"short_name\": \"Menu\", \"url\": \"menu\"},"
-    "               {\"name\": \"Evil\", \"url\": \"javascript:alert(1)\"},"
-    "               {\"name\": \"No URL\"}, \"junk\"]}";
-  g_autoptr(NearbyManifest) manifest = NULL;
-  g_autoptr(NearbyManifest) none = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) deep = g_string_new ("{\"a\":");
-  NearbyPageAction *action;
-
-  manifest = nearby_manifest_parse ("https://cafe.example/app/manifest.json",
-                                    (const guint8 *) json, strlen (json), &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (manifest->name, ==, "Corner Café");
-  g_assert_cmpstr (manifest->short_name, ==, "Café");
-  g_assert_cmpuint (manifest->icons->len, ==, 1);
-  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (manifest->icons, 0))->url, ==,
-                   "https://cafe.example/app/icon-192.png");
-  g_assert_cmpuint (manifest->actions->len, ==, 2);
-  action = g_ptr_array_index (manifest->actions, 0);
-  g_assert_cmpstr (action->title, ==, "Order");
-  g_assert_cmpstr (action->url, ==, "https://cafe.example/order?from=beacon");
-  action = g_ptr_array_index (manifest->actions, 1);
-  g_assert_cmpstr (action->title, ==, "Menu");
-  g_assert_cmpstr (action->url, ==, "https://cafe.example/app/menu");
-
-  none = nearby_manifest_parse ("https://cafe.example/m", (const guint8 *) "[1,2]", 5, &error);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
-  g_assert_null (none);
-  g_clear_error (&error);
-
-  for (guint i = 0; i < 100000; i++)
-    g_string_append_c (deep, '[');
-  g_assert_null (nearby_manifest_parse ("https://cafe.example/m", (const guint8 *) deep->str,
-                                        deep->len, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
-  g_clear_error (&error);
-
-  g_assert_null (nearby_manifest_parse ("https://cafe.example/m", (const guint8 *) "{\"name\": \"x", 11, &error));
-  g_assert_nonnull (error);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -327,7 +278,6 @@ main (int   argc,
   g_test_add_func ("/page-meta/hostile-text", test_hostile_text);
   g_test_add_func ("/page-meta/stops-after-head", test_stops_after_head);
   g_test_add_func ("/page-meta/garbage", test_garbage);
-  g_test_add_func ("/page-meta/manifest", test_manifest);
 
   return g_test_run ();
 }

@@ -15,8 +15,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include <glib/gi18n.h>
-#include <json-glib/json-glib.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
 
@@ -25,7 +23,6 @@
 #include "nearby-url-policy.h"
 
 #define MAX_RAW_TEXT       (8 * 1024)   /* bytes of title or body text kept before cleaning */
-#define MAX_MANIFEST_DEPTH 32
 
 struct _NearbyPageMetaParser
 {
@@ -60,13 +57,13 @@ struct _NearbyPageMetaParser
   GPtrArray         *icon_links;      /* of NearbyPageIcon with the raw href as url */
 };
 
-/* Icons and actions */
+/* Icons */
 
-static NearbyPageIcon *
-page_icon_new (const char *url,
-               const char *rel,
-               const char *type,
-               int         size)
+NearbyPageIcon *
+nearby_page_icon_new (const char *url,
+                      const char *rel,
+                      const char *type,
+                      int         size)
 {
   NearbyPageIcon *icon = g_new0 (NearbyPageIcon, 1);
 
@@ -78,10 +75,11 @@ page_icon_new (const char *url,
   return icon;
 }
 
-static void
-page_icon_free (gpointer data)
+void
+nearby_page_icon_free (NearbyPageIcon *icon)
 {
-  NearbyPageIcon *icon = data;
+  if (icon == NULL)
+    return;
 
   g_free (icon->url);
   g_free (icon->rel);
@@ -89,38 +87,9 @@ page_icon_free (gpointer data)
   g_free (icon);
 }
 
-NearbyPageAction *
-nearby_page_action_new (const char *title,
-                        const char *url)
-{
-  NearbyPageAction *action = g_new0 (NearbyPageAction, 1);
-
-  action->title = g_strdup (title);
-  action->url = g_strdup (url);
-
-  return action;
-}
-
-NearbyPageAction *
-nearby_page_action_copy (NearbyPageAction *action)
-{
-  return nearby_page_action_new (action->title, action->url);
-}
-
-void
-nearby_page_action_free (NearbyPageAction *action)
-{
-  if (action == NULL)
-    return;
-
-  g_free (action->title);
-  g_free (action->url);
-  g_free (action);
-}
-
 /* "16x16 32x32", "any" -> the largest edge, -1 for any, 0 when unknown */
-static int
-parse_sizes (const char *sizes)
+int
+nearby_page_icon_parse_sizes (const char *sizes)
 {
   g_auto(GStrv) tokens = NULL;
   int best = 0;
@@ -355,9 +324,12 @@ handle_link (NearbyPageMetaParser *self,
 
   if (icon_rel != NULL && self->icon_links->len < NEARBY_PAGE_META_MAX_ICONS &&
       strlen (href) <= NEARBY_URL_MAX_LEN)
-    g_ptr_array_add (self->icon_links,
-                     page_icon_new (href, icon_rel, find_attr (attrs, "type"),
-                                    parse_sizes (find_attr (attrs, "sizes"))));
+    {
+      int size = nearby_page_icon_parse_sizes (find_attr (attrs, "sizes"));
+
+      g_ptr_array_add (self->icon_links,
+                       nearby_page_icon_new (href, icon_rel, find_attr (attrs, "type"), size));
+    }
 }
 
 static void
@@ -674,7 +646,7 @@ nearby_page_meta_parser_new (const char *base_url,
   self->converter = (GIConv) -1;
   self->title_text = g_string_new (NULL);
   self->body_text = g_string_new (NULL);
-  self->icon_links = g_ptr_array_new_with_free_func (page_icon_free);
+  self->icon_links = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_icon_free);
 
   return self;
 }
@@ -715,23 +687,6 @@ nearby_page_meta_parser_feed (NearbyPageMetaParser *self,
   return !self->done;
 }
 
-static char *
-clean_or_null (const char *text,
-               gssize      len,
-               guint       max_chars)
-{
-  g_autofree char *clean = NULL;
-
-  if (text == NULL)
-    return NULL;
-
-  clean = nearby_text_clean (text, len, max_chars);
-  if (*clean == '\0')
-    return NULL;
-
-  return g_steal_pointer (&clean);
-}
-
 NearbyPageMeta *
 nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
 {
@@ -745,23 +700,25 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
   meta = g_new0 (NearbyPageMeta, 1);
   meta->charset = g_strdup (self->charset ? self->charset : "UTF-8");
   meta->bytes_parsed = self->raw_bytes;
-  meta->icons = g_ptr_array_new_with_free_func (page_icon_free);
+  meta->icons = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_icon_free);
 
   base = nearby_url_resolve (self->document_url, self->base_href);
   if (base == NULL)
     base = g_strdup (self->document_url);
 
-  meta->title = clean_or_null (self->title_text->str, self->title_text->len,
-                               NEARBY_PAGE_META_MAX_TITLE);
+  meta->title = nearby_text_clean_or_null (self->title_text->str, self->title_text->len,
+                                           NEARBY_PAGE_META_MAX_TITLE);
   if (meta->title == NULL)
-    meta->title = clean_or_null (self->og_title, -1, NEARBY_PAGE_META_MAX_TITLE);
+    meta->title = nearby_text_clean_or_null (self->og_title, -1, NEARBY_PAGE_META_MAX_TITLE);
 
-  meta->description = clean_or_null (self->meta_description, -1, NEARBY_PAGE_META_MAX_DESC);
+  meta->description = nearby_text_clean_or_null (self->meta_description, -1,
+                                                 NEARBY_PAGE_META_MAX_DESC);
   if (meta->description == NULL)
-    meta->description = clean_or_null (self->og_description, -1, NEARBY_PAGE_META_MAX_DESC);
+    meta->description = nearby_text_clean_or_null (self->og_description, -1,
+                                                   NEARBY_PAGE_META_MAX_DESC);
   if (meta->description == NULL)
-    meta->description = clean_or_null (self->body_text->str, self->body_text->len,
-                                       NEARBY_PAGE_META_MAX_DESC);
+    meta->description = nearby_text_clean_or_null (self->body_text->str, self->body_text->len,
+                                                   NEARBY_PAGE_META_MAX_DESC);
 
   meta->canonical_url = nearby_url_resolve (base, self->canonical_href);
   if (meta->canonical_url == NULL)
@@ -774,7 +731,8 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
       g_autofree char *url = nearby_url_resolve (base, link->url);
 
       if (url != NULL)
-        g_ptr_array_add (meta->icons, page_icon_new (url, link->rel, link->type, link->size));
+        g_ptr_array_add (meta->icons,
+                         nearby_page_icon_new (url, link->rel, link->type, link->size));
     }
 
   return meta;
@@ -818,180 +776,4 @@ nearby_page_meta_parse (const char   *base_url,
   nearby_page_meta_parser_feed (parser, data, len);
 
   return nearby_page_meta_parser_finish (parser);
-}
-
-/* Manifest */
-
-static gboolean
-json_depth_ok (const guint8 *data,
-               gsize         len)
-{
-  guint depth = 0;
-  gboolean in_string = FALSE;
-
-  /* json-glib recurses per nesting level: refuse deep documents before it sees them. */
-  for (gsize i = 0; i < len; i++)
-    {
-      if (in_string)
-        {
-          if (data[i] == '\\')
-            i++;
-          else if (data[i] == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (data[i] == '"')
-        in_string = TRUE;
-      else if (data[i] == '[' || data[i] == '{')
-        {
-          if (++depth > MAX_MANIFEST_DEPTH)
-            return FALSE;
-        }
-      else if ((data[i] == ']' || data[i] == '}') && depth > 0)
-        depth--;
-    }
-
-  return TRUE;
-}
-
-static char *
-member_text (JsonObject *object,
-             const char *name,
-             guint       max_chars)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return clean_or_null (json_node_get_string (node), -1, max_chars);
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-
-  return json_node_get_array (node);
-}
-
-NearbyManifest *
-nearby_manifest_parse (const char    *manifest_url,
-                       const guint8  *data,
-                       gsize          len,
-                       GError       **error)
-{
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(NearbyManifest) manifest = NULL;
-  JsonNode *root;
-  JsonObject *object;
-  JsonArray *array;
-
-  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
-    {
-      data += 3;
-      len -= 3;
-    }
-
-  if (!g_utf8_validate_len ((const char *) data, len, NULL))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The manifest is not UTF-8 text"));
-      return NULL;
-    }
-  if (!json_depth_ok (data, len))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The manifest is nested too deeply"));
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, (const char *) data, (gssize) len, error))
-    return NULL;
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The manifest is not a JSON object"));
-      return NULL;
-    }
-  object = json_node_get_object (root);
-
-  manifest = g_new0 (NearbyManifest, 1);
-  manifest->icons = g_ptr_array_new_with_free_func (page_icon_free);
-  manifest->actions = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_action_free);
-  manifest->name = member_text (object, "name", NEARBY_PAGE_META_MAX_TITLE);
-  manifest->short_name = member_text (object, "short_name", NEARBY_PAGE_META_MAX_TITLE);
-  manifest->description = member_text (object, "description", NEARBY_PAGE_META_MAX_DESC);
-
-  array = member_array (object, "icons");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autofree char *src = NULL;
-      g_autofree char *url = NULL;
-      g_autofree char *type = NULL;
-      g_autofree char *sizes = NULL;
-      JsonObject *icon;
-
-      if (manifest->icons->len >= NEARBY_PAGE_META_MAX_ICONS)
-        break;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      icon = json_node_get_object (node);
-      src = member_text (icon, "src", NEARBY_URL_MAX_LEN);
-      url = nearby_url_resolve (manifest_url, src);
-      if (url == NULL)
-        continue;
-      type = member_text (icon, "type", 64);
-      sizes = member_text (icon, "sizes", 128);
-      g_ptr_array_add (manifest->icons, page_icon_new (url, "manifest", type, parse_sizes (sizes)));
-    }
-
-  array = member_array (object, "shortcuts");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autofree char *title = NULL;
-      g_autofree char *href = NULL;
-      g_autofree char *url = NULL;
-      JsonObject *shortcut;
-
-      if (manifest->actions->len >= NEARBY_PAGE_META_MAX_ACTIONS)
-        break;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      shortcut = json_node_get_object (node);
-      title = member_text (shortcut, "name", 80);
-      if (title == NULL)
-        title = member_text (shortcut, "short_name", 80);
-      href = member_text (shortcut, "url", NEARBY_URL_MAX_LEN);
-      url = nearby_url_resolve (manifest_url, href);
-      if (title == NULL || url == NULL)
-        continue;
-      g_ptr_array_add (manifest->actions, nearby_page_action_new (title, url));
-    }
-
-  return g_steal_pointer (&manifest);
-}
-
-void
-nearby_manifest_free (NearbyManifest *manifest)
-{
-  if (manifest == NULL)
-    return;
-
-  g_free (manifest->name);
-  g_free (manifest->short_name);
-  g_free (manifest->description);
-  g_clear_pointer (&manifest->icons, g_ptr_array_unref);
-  g_clear_pointer (&manifest->actions, g_ptr_array_unref);
-  g_free (manifest);
 }

@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 #define NEARBY_PAGE_META_MAX_TITLE     200
 #define NEARBY_PAGE_META_MAX_DESC      300
 #define NEARBY_PAGE_META_MAX_ICONS     16
-#define NEARBY_PAGE_META_MAX_ACTIONS   8
 #define NEARBY_PAGE_META_ICON_TARGET   64   /* px: what a list row shows at 2x scale */
 
 typedef struct {
@@ -23,15 +22,12 @@ typedef struct {
   int   size;   /* largest declared edge in px, 0 unknown, -1 "any" */
 } NearbyPageIcon;
 
-typedef struct {
-  char *title;
-  char *url;
-} NearbyPageAction;
-
-NearbyPageAction *nearby_page_action_new  (const char       *title,
-                                           const char       *url);
-NearbyPageAction *nearby_page_action_copy (NearbyPageAction *action);
-void              nearby_page_action_free (NearbyPageAction *action);
+NearbyPageIcon *nearby_page_icon_new         (const char     *url,
+                                              const char     *rel,
+                                              const char     *type,
+                                              int             size);
+void            nearby_page_icon_free        (NearbyPageIcon *icon);
+int             nearby_page_icon_parse_sizes (const char     *sizes);
 
 typedef struct {
   char      *charset;          /* the charset the page was decoded with */
@@ -63,21 +59,5 @@ NearbyPageMeta *nearby_page_meta_parse (const char   *base_url,
                                         const char   *header_charset,
                                         const guint8 *data,
                                         gsize         len);
-
-/* Manifest (JSON): name, short_name, description, icons, shortcuts as actions. */
-typedef struct {
-  char      *name;
-  char      *short_name;
-  char      *description;
-  GPtrArray *icons;      /* of NearbyPageIcon */
-  GPtrArray *actions;    /* of NearbyPageAction */
-} NearbyManifest;
-
-NearbyManifest *nearby_manifest_parse (const char    *manifest_url,
-                                       const guint8  *data,
-                                       gsize          len,
-                                       GError       **error);
-void            nearby_manifest_free  (NearbyManifest *manifest);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyManifest, nearby_manifest_free)
 
 G_END_DECLS

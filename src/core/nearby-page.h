@@ -7,7 +7,7 @@
 
 #include <gio/gio.h>
 
-#include "nearby-page-meta.h"
+#include "nearby-manifest.h"
 
 G_BEGIN_DECLS
 

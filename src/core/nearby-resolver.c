@@ -23,6 +23,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <libsoup/soup.h>
 
+#include "nearby-manifest.h"
 #include "nearby-memory-page-cache.h"
 #include "nearby-page-meta.h"
 #include "nearby-resolver.h"

@@ -99,6 +99,24 @@ nearby_text_clean (const char *text,
   return g_string_free (out, FALSE);
 }
 
+/* The same, for optional fields: NULL when nothing is left to show. */
+char *
+nearby_text_clean_or_null (const char *text,
+                           gssize      len,
+                           guint       max_chars)
+{
+  g_autofree char *clean = NULL;
+
+  if (text == NULL)
+    return NULL;
+
+  clean = nearby_text_clean (text, len, max_chars);
+  if (*clean == '\0')
+    return NULL;
+
+  return g_steal_pointer (&clean);
+}
+
 static const char *
 normalize_charset_label (const char *label,
                          gsize       len,

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 char       *nearby_text_clean           (const char   *text,
                                          gssize        len,
                                          guint         max_chars);
+char       *nearby_text_clean_or_null   (const char   *text,
+                                         gssize        len,
+                                         guint         max_chars);
 const char *nearby_text_sniff_charset   (const char   *header_charset,
                                          const guint8 *data,
                                          gsize         len,

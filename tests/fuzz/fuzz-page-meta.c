@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nearby-manifest.h"
 #include "nearby-page-meta.h"
 
 static const char * const header_charsets[] = {
@@ -59,7 +60,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   manifest = nearby_manifest_parse ("https://fuzz.example/app/manifest.json", data, size, NULL);
   if (manifest != NULL)
     {
-      g_assert (manifest->actions->len <= NEARBY_PAGE_META_MAX_ACTIONS);
+      g_assert (manifest->actions->len <= NEARBY_MANIFEST_MAX_ACTIONS);
       nearby_manifest_free (manifest);
     }
 
