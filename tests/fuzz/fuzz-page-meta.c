@@ -1,7 +1,7 @@
 /* fuzz-page-meta.c: page metadata from hostile bytes, fed in chunks
  *
  * The first byte picks the chunk size and the charset the HTTP header claims; the rest is the
- * document. The same bytes also go through the manifest parser.
+ * document.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "nearby-manifest.h"
 #include "nearby-page-meta.h"
 
 static const char * const header_charsets[] = {
@@ -24,7 +23,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   NearbyPageMetaParser *parser;
   NearbyPageMeta *meta;
-  NearbyManifest *manifest;
   size_t chunk;
   size_t offset;
 
@@ -56,13 +54,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   nearby_page_meta_free (meta);
   nearby_page_meta_parser_free (parser);
-
-  manifest = nearby_manifest_parse ("https://fuzz.example/app/manifest.json", data, size, NULL);
-  if (manifest != NULL)
-    {
-      g_assert (manifest->actions->len <= NEARBY_MANIFEST_MAX_ACTIONS);
-      nearby_manifest_free (manifest);
-    }
 
   return 0;
 }
