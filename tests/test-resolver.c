@@ -33,7 +33,6 @@ typedef struct {
   GPtrArray  *order;         /* paths in the order they arrived */
   GBytes     *png_96;
   GBytes     *ico_32;
-  GBytes     *jpeg_48;
   GBytes     *gzip_bomb;
   gsize       streamed_bytes;
   char       *last_user_agent;
@@ -48,56 +47,6 @@ static const guint8 gif_1x1[] = {
   0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
   0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
 };
-
-static guint32
-crc32_of (const guint8 *data,
-          gsize         len)
-{
-  guint32 crc = 0xffffffff;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      crc ^= data[i];
-      for (int k = 0; k < 8; k++)
-        crc = (crc >> 1) ^ (0xedb88320 & (0 - (crc & 1)));
-    }
-
-  return ~crc;
-}
-
-static void
-put_be32 (guint8  *p,
-          guint32  v)
-{
-  p[0] = v >> 24;
-  p[1] = v >> 16;
-  p[2] = v >> 8;
-  p[3] = v;
-}
-
-/* A PNG whose header claims 20000x20000: a decoder that trusted it would allocate 1.6 GB. */
-static GBytes *
-make_huge_png (void)
-{
-  guint8 png[8 + 25 + 12];
-
-  memcpy (png, "\x89PNG\r\n\x1a\n", 8);
-  put_be32 (png + 8, 13);
-  memcpy (png + 12, "IHDR", 4);
-  put_be32 (png + 16, 20000);
-  put_be32 (png + 20, 20000);
-  png[24] = 8;   /* bit depth */
-  png[25] = 6;   /* RGBA */
-  png[26] = 0;
-  png[27] = 0;
-  png[28] = 0;
-  put_be32 (png + 29, crc32_of (png + 12, 17));
-  put_be32 (png + 33, 0);
-  memcpy (png + 37, "IEND", 4);
-  put_be32 (png + 41, crc32_of ((const guint8 *) "IEND", 4));
-
-  return g_bytes_new (png, sizeof png);
-}
 
 static GBytes *
 make_image (const char *type,
@@ -336,27 +285,10 @@ server_callback (SoupServer        *server,
     }
   else if (g_str_equal (path, "/icons/icon.png"))
     respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
-  else if (g_str_equal (path, "/icon.ico"))
-    respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32));
-  else if (g_str_equal (path, "/icon.jpg"))
-    respond (msg, 200, "image/jpeg", g_bytes_get_data (fx.jpeg_48, NULL), g_bytes_get_size (fx.jpeg_48));
   else if (g_str_equal (path, "/icon.gif"))
     respond (msg, 200, "image/gif", gif_1x1, sizeof gif_1x1);
-  else if (g_str_equal (path, "/huge.png"))
-    {
-      g_autoptr(GBytes) huge = make_huge_png ();
-
-      respond (msg, 200, "image/png", g_bytes_get_data (huge, NULL), g_bytes_get_size (huge));
-    }
   else if (g_str_equal (path, "/truncated.ico"))
     respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32) / 2);
-  else if (g_str_equal (path, "/malformed.ico"))
-    {
-      static const guint8 ico[] = { 0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0,
-                                    0xff, 0xff, 0, 0, 0xf0, 0xff, 0xff, 0x7f, 1, 2, 3 };
-
-      respond (msg, 200, "image/x-icon", ico, sizeof ico);
-    }
   else if (g_str_equal (path, "/icon.svg"))
     {
       const char *svg = "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>";
@@ -676,37 +608,11 @@ test_good_page (void)
 }
 
 static void
-test_icon_formats (void)
-{
-  struct {
-    const char *path;
-    const char *type;
-    int         width;
-  } cases[] = {
-    { "/page-with/icon.ico", "image/x-icon", 32 },
-    { "/page-with/icon.jpg", "image/jpeg", 48 },
-    { "/page-with/icon.gif", "image/gif", 1 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autoptr(NearbyPage) page = resolve_explicit (cases[i].path);
-
-      g_test_message ("%s", cases[i].path);
-      g_assert_no_error (page->error);
-      g_assert_cmpstr (page->icon_type, ==, cases[i].type);
-      g_assert_cmpint (page->icon_width, ==, cases[i].width);
-      g_assert_nonnull (page->icon);
-    }
-}
-
-static void
 test_bad_icons (void)
 {
-  const char *paths[] = {
-    "/page-with/huge.png", "/page-with/truncated.ico", "/page-with/malformed.ico",
-    "/page-with/icon.svg", "/page-with/good",
-  };
+  /* test-icon has every way an image is refused; here, one of each kind: the decoder's, the
+   * type check's, and not an image at all. */
+  const char *paths[] = { "/page-with/truncated.ico", "/page-with/icon.svg", "/page-with/good" };
 
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
@@ -1281,7 +1187,6 @@ main (int   argc,
   fx.order = g_ptr_array_new_with_free_func (g_free);
   fx.png_96 = make_image ("png", 96);
   fx.ico_32 = make_image ("ico", 32);
-  fx.jpeg_48 = make_image ("jpeg", 48);
   fx.gzip_bomb = make_gzip_bomb ();
 
   fx.server = soup_server_new ("server-header", "test", NULL);
@@ -1298,7 +1203,6 @@ main (int   argc,
   fx.tls_port = listen_on_loopback (fx.tls_server, SOUP_SERVER_LISTEN_HTTPS);
 
   g_test_add_func ("/resolver/good-page", test_good_page);
-  g_test_add_func ("/resolver/icon-formats", test_icon_formats);
   g_test_add_func ("/resolver/bad-icons", test_bad_icons);
   g_test_add_func ("/resolver/charsets", test_charsets);
   g_test_add_func ("/resolver/hostile-text", test_hostile_text);
@@ -1327,7 +1231,6 @@ main (int   argc,
   g_ptr_array_unref (fx.order);
   g_bytes_unref (fx.png_96);
   g_bytes_unref (fx.ico_32);
-  g_bytes_unref (fx.jpeg_48);
   g_bytes_unref (fx.gzip_bomb);
   g_free (fx.last_user_agent);
 

@@ -20,9 +20,9 @@
 
 #include <string.h>
 
-#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <libsoup/soup.h>
 
+#include "nearby-icon.h"
 #include "nearby-manifest.h"
 #include "nearby-memory-page-cache.h"
 #include "nearby-page-meta.h"
@@ -90,6 +90,7 @@ struct _Job
   NearbyManifest     *manifest;
   GPtrArray          *icon_candidates;   /* of char *, tried in order */
   guint               icon_index;
+  char               *decoding_url;      /* the icon the decoder is working on */
   gint64              expires_at_us;
 
   /* The request in progress: only one at a time per job. */
@@ -222,6 +223,7 @@ job_free (Job *job)
   g_clear_pointer (&job->meta, nearby_page_meta_free);
   g_clear_pointer (&job->manifest, nearby_manifest_free);
   g_clear_pointer (&job->icon_candidates, g_ptr_array_unref);
+  g_free (job->decoding_url);
   g_free (job->key);
   g_free (job->url);
   g_clear_object (&job->self);
@@ -857,7 +859,7 @@ on_sent (GObject      *source,
   else
     {
       job->body = g_byte_array_new ();
-      job->body_cap = job->kind == FETCH_ICON ? NEARBY_RESOLVER_MAX_ICON_BYTES
+      job->body_cap = job->kind == FETCH_ICON ? NEARBY_ICON_MAX_BYTES
                                               : NEARBY_RESOLVER_MAX_MANIFEST;
     }
 
@@ -998,244 +1000,6 @@ job_read_next (Job *job)
 
 /* Icons */
 
-static const char *
-sniff_image_type (const guint8 *data,
-                  gsize         len,
-                  const char  **mime_type)
-{
-  if (len >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0)
-    return *mime_type = "image/png", "png";
-  if (len >= 4 && memcmp (data, "\0\0\1\0", 4) == 0)
-    return *mime_type = "image/x-icon", "ico";
-  if (len >= 3 && memcmp (data, "\xff\xd8\xff", 3) == 0)
-    return *mime_type = "image/jpeg", "jpeg";
-  if (len >= 6 && (memcmp (data, "GIF87a", 6) == 0 || memcmp (data, "GIF89a", 6) == 0))
-    return *mime_type = "image/gif", "gif";
-
-  return NULL;
-}
-
-/* The dimensions a header claims, read before any decoder allocates a pixel. */
-static gboolean
-header_dimensions_ok (const char   *type,
-                      const guint8 *data,
-                      gsize         len)
-{
-  guint64 width = 0;
-  guint64 height = 0;
-
-  if (g_str_equal (type, "png"))
-    {
-      if (len < 24)
-        return FALSE;
-      width = ((guint64) data[16] << 24) | (data[17] << 16) | (data[18] << 8) | data[19];
-      height = ((guint64) data[20] << 24) | (data[21] << 16) | (data[22] << 8) | data[23];
-    }
-  else if (g_str_equal (type, "gif"))
-    {
-      if (len < 10)
-        return FALSE;
-      width = data[6] | (data[7] << 8);
-      height = data[8] | (data[9] << 8);
-    }
-  else if (g_str_equal (type, "jpeg"))
-    {
-      gsize i = 2;
-
-      /* Walk the segments to the first start-of-frame. */
-      while (i + 9 < len)
-        {
-          guint8 marker;
-          gsize segment;
-
-          if (data[i] != 0xff)
-            return FALSE;
-          marker = data[i + 1];
-          if (marker == 0xff)
-            {
-              i++;
-              continue;
-            }
-          segment = (data[i + 2] << 8) | data[i + 3];
-          if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc)
-            {
-              height = (data[i + 5] << 8) | data[i + 6];
-              width = (data[i + 7] << 8) | data[i + 8];
-              break;
-            }
-          if (segment < 2)
-            return FALSE;
-          i += 2 + segment;
-        }
-      if (width == 0)
-        return FALSE;
-    }
-  else
-    {
-      /* ICO: entries are at most 256 px (a PNG inside is checked in size-prepared), but every
-       * entry must lie inside the file: the decoder would show a truncated one half drawn. */
-      guint count;
-
-      if (len < 6)
-        return FALSE;
-      count = data[4] | (data[5] << 8);
-      if (count == 0 || count > 64 || len < 6 + 16 * (gsize) count)
-        return FALSE;
-      for (guint i = 0; i < count; i++)
-        {
-          const guint8 *entry = data + 6 + 16 * i;
-          guint64 size = entry[8] | (entry[9] << 8) | (entry[10] << 16) | ((guint64) entry[11] << 24);
-          guint64 offset = entry[12] | (entry[13] << 8) | (entry[14] << 16) | ((guint64) entry[15] << 24);
-
-          if (size == 0 || offset + size > len)
-            return FALSE;
-        }
-      return TRUE;
-    }
-
-  return width > 0 && height > 0 &&
-         width <= NEARBY_RESOLVER_MAX_ICON_EDGE && height <= NEARBY_RESOLVER_MAX_ICON_EDGE;
-}
-
-static void
-on_size_prepared (GdkPixbufLoader *loader,
-                  int              width,
-                  int              height,
-                  gpointer         user_data)
-{
-  gboolean *too_big = user_data;
-
-  if (width <= 0 || height <= 0 ||
-      width > NEARBY_RESOLVER_MAX_ICON_EDGE || height > NEARBY_RESOLVER_MAX_ICON_EDGE)
-    {
-      *too_big = TRUE;
-      /* A zero size makes the decoders stop before allocating the image. */
-      gdk_pixbuf_loader_set_size (loader, 0, 0);
-    }
-}
-
-typedef struct {
-  GBytes     *png;
-  const char *mime_type;
-  int         width;
-  int         height;
-} DecodedIcon;
-
-static void
-decoded_icon_free (DecodedIcon *decoded)
-{
-  g_bytes_unref (decoded->png);
-  g_free (decoded);
-}
-
-/* Runs in a worker thread: untrusted bytes in, a small PNG of our own making out. */
-static DecodedIcon *
-decode_icon (const guint8  *data,
-             gsize          len,
-             GError       **error)
-{
-  DecodedIcon *decoded;
-  g_autoptr(GdkPixbufLoader) loader = NULL;
-  g_autoptr(GdkPixbuf) scaled = NULL;
-  g_autofree char *png = NULL;
-  GdkPixbuf *pixbuf;
-  const char *mime_type = NULL;
-  const char *type;
-  gboolean too_big = FALSE;
-  gboolean ok;
-  gsize png_len = 0;
-  int width;
-  int height;
-
-  type = sniff_image_type (data, len, &mime_type);
-  if (type == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("Not a PNG, ICO, JPEG or GIF image"));
-      return NULL;
-    }
-  if (!header_dimensions_ok (type, data, len))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The image is too big or its header is broken"));
-      return NULL;
-    }
-
-  loader = gdk_pixbuf_loader_new_with_type (type, error);
-  if (loader == NULL)
-    return NULL;
-  g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared), &too_big);
-
-  ok = gdk_pixbuf_loader_write (loader, data, len, error);
-  /* Always closed: a loader finalized open complains. */
-  if (ok)
-    ok = gdk_pixbuf_loader_close (loader, error);
-  else
-    gdk_pixbuf_loader_close (loader, NULL);
-
-  if (too_big)
-    {
-      g_clear_error (error);
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image is too big"));
-      return NULL;
-    }
-  if (!ok)
-    return NULL;
-
-  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
-  if (pixbuf == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image is empty"));
-      return NULL;
-    }
-
-  width = gdk_pixbuf_get_width (pixbuf);
-  height = gdk_pixbuf_get_height (pixbuf);
-  if (width > NEARBY_PAGE_ICON_SIZE || height > NEARBY_PAGE_ICON_SIZE)
-    {
-      double scale = (double) NEARBY_PAGE_ICON_SIZE / MAX (width, height);
-
-      scaled = gdk_pixbuf_scale_simple (pixbuf, MAX (1, (int) (width * scale + 0.5)),
-                                        MAX (1, (int) (height * scale + 0.5)),
-                                        GDK_INTERP_BILINEAR);
-    }
-  else
-    {
-      scaled = g_object_ref (pixbuf);
-    }
-
-  if (scaled == NULL ||
-      !gdk_pixbuf_save_to_buffer (scaled, &png, &png_len, "png", error, NULL))
-    return NULL;
-
-  decoded = g_new0 (DecodedIcon, 1);
-  decoded->png = g_bytes_new_take (g_steal_pointer (&png), png_len);
-  decoded->mime_type = mime_type;
-  decoded->width = width;
-  decoded->height = height;
-
-  return decoded;
-}
-
-static void
-decode_icon_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
-{
-  GBytes *bytes = task_data;
-  GError *error = NULL;
-  DecodedIcon *decoded;
-  gsize len;
-  const guint8 *data = g_bytes_get_data (bytes, &len);
-
-  decoded = decode_icon (data, len, &error);
-  if (decoded != NULL)
-    g_task_return_pointer (task, decoded, (GDestroyNotify) decoded_icon_free);
-  else
-    g_task_return_error (task, error);
-}
-
 static void
 add_icon_candidate (Job        *job,
                     const char *url)
@@ -1353,11 +1117,11 @@ on_icon_decoded (GObject      *source,
 {
   Job *job = user_data;
   g_autoptr(GError) error = NULL;
-  DecodedIcon *decoded;
-  const char *url = g_object_get_data (G_OBJECT (result), "url");
+  g_autoptr(NearbyIcon) icon = NULL;
+  g_autofree char *url = g_steal_pointer (&job->decoding_url);
 
-  decoded = g_task_propagate_pointer (G_TASK (result), &error);
-  if (decoded == NULL)
+  icon = nearby_icon_decode_finish (result, &error);
+  if (icon == NULL)
     {
       g_debug ("%s: icon %s not used: %s", job->url, url, error->message);
       job_next_icon (job);
@@ -1365,14 +1129,13 @@ on_icon_decoded (GObject      *source,
     }
 
   g_clear_pointer (&job->page->icon, g_bytes_unref);
-  job->page->icon = g_bytes_ref (decoded->png);
+  job->page->icon = g_bytes_ref (icon->png);
   g_free (job->page->icon_type);
-  job->page->icon_type = g_strdup (decoded->mime_type);
-  job->page->icon_width = decoded->width;
-  job->page->icon_height = decoded->height;
+  job->page->icon_type = g_strdup (icon->mime_type);
+  job->page->icon_width = icon->width;
+  job->page->icon_height = icon->height;
   g_free (job->page->icon_url);
-  job->page->icon_url = g_strdup (url);
-  decoded_icon_free (decoded);
+  job->page->icon_url = g_steal_pointer (&url);
 
   job_complete (job);
 }
@@ -1381,7 +1144,7 @@ static void
 job_icon_fetched (Job    *job,
                   GError *fetch_error)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *url = job->uri ? g_uri_to_string (job->uri) : g_strdup ("");
 
   if (fetch_error != NULL)
@@ -1392,12 +1155,10 @@ job_icon_fetched (Job    *job,
     }
 
   /* The job waits for the decoder (no cancellable): it owns nothing the thread touches. */
-  task = g_task_new (NULL, NULL, on_icon_decoded, job);
-  g_task_set_source_tag (task, job_icon_fetched);
-  g_task_set_task_data (task, g_byte_array_free_to_bytes (g_steal_pointer (&job->body)),
-                        (GDestroyNotify) g_bytes_unref);
-  g_object_set_data_full (G_OBJECT (task), "url", g_steal_pointer (&url), g_free);
-  g_task_run_in_thread (task, decode_icon_thread);
+  g_free (job->decoding_url);
+  job->decoding_url = g_steal_pointer (&url);
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&job->body));
+  nearby_icon_decode_async (bytes, NEARBY_PAGE_ICON_SIZE, NULL, on_icon_decoded, job);
 }
 
 static void

@@ -1,0 +1,304 @@
+/* nearby-icon.c
+ *
+ * Icons come from whatever server a beacon names, in formats whose decoders have a long
+ * history of memory bugs. Only PNG, ICO, JPEG and GIF are accepted (no SVG from the network,
+ * which can reference other resources and costs what its author wants to render); the
+ * dimensions a header claims are checked before any decoder runs, again when the decoder
+ * announces them, and the image the app keeps is a PNG re-encoded here.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "nearby-icon"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include <string.h>
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+
+#include "nearby-icon.h"
+
+static const char *
+sniff_image_type (const guint8 *data,
+                  gsize         len,
+                  const char  **mime_type)
+{
+  if (len >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0)
+    return *mime_type = "image/png", "png";
+  if (len >= 4 && memcmp (data, "\0\0\1\0", 4) == 0)
+    return *mime_type = "image/x-icon", "ico";
+  if (len >= 3 && memcmp (data, "\xff\xd8\xff", 3) == 0)
+    return *mime_type = "image/jpeg", "jpeg";
+  if (len >= 6 && (memcmp (data, "GIF87a", 6) == 0 || memcmp (data, "GIF89a", 6) == 0))
+    return *mime_type = "image/gif", "gif";
+
+  return NULL;
+}
+
+/* The dimensions a header claims, read before any decoder allocates a pixel. */
+static gboolean
+header_dimensions_ok (const char   *type,
+                      const guint8 *data,
+                      gsize         len)
+{
+  guint64 width = 0;
+  guint64 height = 0;
+
+  if (g_str_equal (type, "png"))
+    {
+      if (len < 24)
+        return FALSE;
+      width = ((guint64) data[16] << 24) | (data[17] << 16) | (data[18] << 8) | data[19];
+      height = ((guint64) data[20] << 24) | (data[21] << 16) | (data[22] << 8) | data[23];
+    }
+  else if (g_str_equal (type, "gif"))
+    {
+      if (len < 10)
+        return FALSE;
+      width = data[6] | (data[7] << 8);
+      height = data[8] | (data[9] << 8);
+    }
+  else if (g_str_equal (type, "jpeg"))
+    {
+      gsize i = 2;
+
+      /* Walk the segments to the first start-of-frame. */
+      while (i + 9 < len)
+        {
+          guint8 marker;
+          gsize segment;
+
+          if (data[i] != 0xff)
+            return FALSE;
+          marker = data[i + 1];
+          if (marker == 0xff)
+            {
+              i++;
+              continue;
+            }
+          segment = (data[i + 2] << 8) | data[i + 3];
+          if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc)
+            {
+              height = (data[i + 5] << 8) | data[i + 6];
+              width = (data[i + 7] << 8) | data[i + 8];
+              break;
+            }
+          if (segment < 2)
+            return FALSE;
+          i += 2 + segment;
+        }
+      if (width == 0)
+        return FALSE;
+    }
+  else
+    {
+      /* ICO: entries are at most 256 px (a PNG inside is checked in size-prepared), but every
+       * entry must lie inside the file: the decoder would show a truncated one half drawn. */
+      guint count;
+
+      if (len < 6)
+        return FALSE;
+      count = data[4] | (data[5] << 8);
+      if (count == 0 || count > 64 || len < 6 + 16 * (gsize) count)
+        return FALSE;
+      for (guint i = 0; i < count; i++)
+        {
+          const guint8 *entry = data + 6 + 16 * i;
+          guint64 size = entry[8] | (entry[9] << 8) | (entry[10] << 16) | ((guint64) entry[11] << 24);
+          guint64 offset = entry[12] | (entry[13] << 8) | (entry[14] << 16) | ((guint64) entry[15] << 24);
+
+          if (size == 0 || offset + size > len)
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  return width > 0 && height > 0 &&
+         width <= NEARBY_ICON_MAX_EDGE && height <= NEARBY_ICON_MAX_EDGE;
+}
+
+static void
+on_size_prepared (GdkPixbufLoader *loader,
+                  int              width,
+                  int              height,
+                  gpointer         user_data)
+{
+  gboolean *too_big = user_data;
+
+  if (width <= 0 || height <= 0 ||
+      width > NEARBY_ICON_MAX_EDGE || height > NEARBY_ICON_MAX_EDGE)
+    {
+      *too_big = TRUE;
+      /* A zero size makes the decoders stop before allocating the image. */
+      gdk_pixbuf_loader_set_size (loader, 0, 0);
+    }
+}
+
+/* Untrusted bytes in, a PNG of our own making out, at most size px on its longer edge. Safe to
+ * call from any thread. */
+NearbyIcon *
+nearby_icon_decode (const guint8  *data,
+                    gsize          len,
+                    int            size,
+                    GError       **error)
+{
+  NearbyIcon *icon;
+  g_autoptr(GdkPixbufLoader) loader = NULL;
+  g_autoptr(GdkPixbuf) scaled = NULL;
+  g_autofree char *png = NULL;
+  GdkPixbuf *pixbuf;
+  const char *mime_type = NULL;
+  const char *type;
+  gboolean too_big = FALSE;
+  gboolean ok;
+  gsize png_len = 0;
+  int width;
+  int height;
+
+  type = sniff_image_type (data, len, &mime_type);
+  if (type == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Not a PNG, ICO, JPEG or GIF image"));
+      return NULL;
+    }
+  if (!header_dimensions_ok (type, data, len))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("The image is too big or its header is broken"));
+      return NULL;
+    }
+
+  loader = gdk_pixbuf_loader_new_with_type (type, error);
+  if (loader == NULL)
+    return NULL;
+  g_signal_connect (loader, "size-prepared", G_CALLBACK (on_size_prepared), &too_big);
+
+  ok = gdk_pixbuf_loader_write (loader, data, len, error);
+  /* Always closed: a loader finalized open complains. */
+  if (ok)
+    ok = gdk_pixbuf_loader_close (loader, error);
+  else
+    gdk_pixbuf_loader_close (loader, NULL);
+
+  if (too_big)
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image is too big"));
+      return NULL;
+    }
+  if (!ok)
+    return NULL;
+
+  pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  if (pixbuf == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The image is empty"));
+      return NULL;
+    }
+
+  width = gdk_pixbuf_get_width (pixbuf);
+  height = gdk_pixbuf_get_height (pixbuf);
+  if (width > size || height > size)
+    {
+      double scale = (double) size / MAX (width, height);
+
+      scaled = gdk_pixbuf_scale_simple (pixbuf, MAX (1, (int) (width * scale + 0.5)),
+                                        MAX (1, (int) (height * scale + 0.5)),
+                                        GDK_INTERP_BILINEAR);
+    }
+  else
+    {
+      scaled = g_object_ref (pixbuf);
+    }
+
+  if (scaled == NULL ||
+      !gdk_pixbuf_save_to_buffer (scaled, &png, &png_len, "png", error, NULL))
+    return NULL;
+
+  icon = g_new0 (NearbyIcon, 1);
+  icon->png = g_bytes_new_take (g_steal_pointer (&png), png_len);
+  icon->mime_type = mime_type;
+  icon->width = width;
+  icon->height = height;
+
+  return icon;
+}
+
+void
+nearby_icon_free (NearbyIcon *icon)
+{
+  if (icon == NULL)
+    return;
+
+  g_bytes_unref (icon->png);
+  g_free (icon);
+}
+
+typedef struct {
+  GBytes *bytes;
+  int     size;
+} DecodeData;
+
+static void
+decode_data_free (DecodeData *data)
+{
+  g_bytes_unref (data->bytes);
+  g_free (data);
+}
+
+static void
+decode_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  DecodeData *data = task_data;
+  GError *error = NULL;
+  NearbyIcon *icon;
+  gsize len;
+  const guint8 *bytes = g_bytes_get_data (data->bytes, &len);
+
+  icon = nearby_icon_decode (bytes, len, data->size, &error);
+  if (icon != NULL)
+    g_task_return_pointer (task, icon, (GDestroyNotify) nearby_icon_free);
+  else
+    g_task_return_error (task, error);
+}
+
+/* A hostile image can take a while to decode: never on the main loop. */
+void
+nearby_icon_decode_async (GBytes              *bytes,
+                          int                  size,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  DecodeData *data;
+
+  g_return_if_fail (bytes != NULL);
+  g_return_if_fail (size > 0);
+
+  data = g_new0 (DecodeData, 1);
+  data->bytes = g_bytes_ref (bytes);
+  data->size = size;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, nearby_icon_decode_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) decode_data_free);
+  g_task_run_in_thread (task, decode_thread);
+}
+
+NearbyIcon *
+nearby_icon_decode_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == nearby_icon_decode_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
