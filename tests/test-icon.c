@@ -1,4 +1,4 @@
-/* test-icon.c: which images from a page become a row's icon, and how
+/* test-icon.c: which of a page's images becomes its row's icon, and how
  *
  * Plain images are drawn with GdkPixbuf at test time; the variants a server may send (an ICO
  * of several sizes or holding a PNG, progressive and CMYK JPEG, interlaced and 16-bit PNG, an
@@ -339,6 +339,101 @@ test_png_inside_ico (void)
   assert_refused ("ICO holding a 20000x20000 PNG", huge_ico, -1);
 }
 
+static GPtrArray *
+icons_of (const char * const *urls_and_sizes)
+{
+  GPtrArray *icons = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_icon_free);
+
+  /* url, rel, type, sizes: four strings per icon */
+  for (guint i = 0; urls_and_sizes[i] != NULL; i += 4)
+    {
+      int size = nearby_page_icon_parse_sizes (urls_and_sizes[i + 3]);
+
+      g_ptr_array_add (icons, nearby_page_icon_new (urls_and_sizes[i], urls_and_sizes[i + 1],
+                                                    urls_and_sizes[i + 2], size));
+    }
+
+  return icons;
+}
+
+/* The smallest icon that fills the row, else the biggest there is; never an SVG. */
+static void
+test_choose (void)
+{
+  const char * const page[] = {
+    "https://shop.example/favicon-16.png", "icon", NULL, "16x16",
+    "https://shop.example/icon-96.png", "icon", "image/png", "96x96",
+    "https://shop.example/icon.svg", "icon", "image/svg+xml", "any",
+    "https://cdn.example/touch.png", "apple-touch-icon", NULL, NULL,
+    NULL,
+  };
+  const char * const small[] = {
+    "https://a.example/16.png", "icon", NULL, "16x16",
+    "https://a.example/logo.svg", "icon", NULL, "512x512",
+    "https://a.example/32.png", "icon", NULL, "32x32 24x24",
+    NULL,
+  };
+  const char * const only_svg[] = {
+    "https://a.example/logo.svg", "icon", NULL, NULL,
+    "https://a.example/logo", "icon", "image/svg+xml", NULL,
+    NULL,
+  };
+  g_autoptr(GPtrArray) page_icons = icons_of (page);
+  g_autoptr(GPtrArray) small_icons = icons_of (small);
+  g_autoptr(GPtrArray) svg_icons = icons_of (only_svg);
+  g_autoptr(GPtrArray) none = g_ptr_array_new ();
+  NearbyPageIcon *icon;
+
+  /* 64 px row: the 96 px PNG beats the 16 px one, the 180 px touch icon and the SVG */
+  icon = nearby_icon_choose (page_icons, NEARBY_ICON_TARGET_SIZE);
+  g_assert_nonnull (icon);
+  g_assert_cmpstr (icon->url, ==, "https://shop.example/icon-96.png");
+  /* A 200 px target: the touch icon (180 px, as Apple defines it) is the biggest there is */
+  icon = nearby_icon_choose (page_icons, 200);
+  g_assert_cmpstr (icon->url, ==, "https://cdn.example/touch.png");
+
+  icon = nearby_icon_choose (small_icons, NEARBY_ICON_TARGET_SIZE);
+  g_assert_cmpstr (icon->url, ==, "https://a.example/32.png");
+
+  g_assert_null (nearby_icon_choose (svg_icons, NEARBY_ICON_TARGET_SIZE));
+  g_assert_null (nearby_icon_choose (none, NEARBY_ICON_TARGET_SIZE));
+}
+
+/* The page's choice, the manifest's, then /favicon.ico, each tried once. */
+static void
+test_candidates (void)
+{
+  const char *html = "<html><head><link rel=icon href='/i/page.png' sizes=64x64>"
+                     "<link rel=manifest href='/app.json'></head></html>";
+  const char *json = "{\"icons\": [{\"src\": \"/i/app.png\", \"sizes\": \"192x192\"},"
+                     "           {\"src\": \"/i/page.png\", \"sizes\": \"48x48\"}]}";
+  const char *same_json = "{\"icons\": [{\"src\": \"/i/page.png\", \"sizes\": \"64x64\"}]}";
+  g_autoptr(NearbyPageMeta) meta = nearby_page_meta_parse ("https://shop.example/menu/today", NULL,
+                                                           (const guint8 *) html, strlen (html));
+  g_autoptr(NearbyManifest) manifest = nearby_manifest_parse ("https://shop.example/app.json",
+                                                              (const guint8 *) json, strlen (json),
+                                                              NULL);
+  g_autoptr(NearbyManifest) same = nearby_manifest_parse ("https://shop.example/app.json",
+                                                          (const guint8 *) same_json,
+                                                          strlen (same_json), NULL);
+  g_autoptr(GPtrArray) all = nearby_icon_candidates (meta, manifest,
+                                                     "https://shop.example/menu/today");
+  g_autoptr(GPtrArray) deduplicated = nearby_icon_candidates (meta, same, "https://shop.example/x");
+  g_autoptr(GPtrArray) bare = nearby_icon_candidates (NULL, NULL, "https://shop.example:8443/a/b");
+
+  g_assert_cmpuint (all->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (all, 0), ==, "https://shop.example/i/page.png");
+  g_assert_cmpstr (g_ptr_array_index (all, 1), ==, "https://shop.example/i/app.png");
+  g_assert_cmpstr (g_ptr_array_index (all, 2), ==, "https://shop.example/favicon.ico");
+
+  g_assert_cmpuint (deduplicated->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (deduplicated, 0), ==, "https://shop.example/i/page.png");
+  g_assert_cmpstr (g_ptr_array_index (deduplicated, 1), ==, "https://shop.example/favicon.ico");
+
+  g_assert_cmpuint (bare->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (bare, 0), ==, "https://shop.example:8443/favicon.ico");
+}
+
 static void
 on_decoded (GObject      *source,
             GAsyncResult *result,
@@ -380,6 +475,8 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/icon/choose", test_choose);
+  g_test_add_func ("/icon/candidates", test_candidates);
   g_test_add_func ("/icon/formats", test_formats);
   g_test_add_func ("/icon/scaling", test_scaling);
   g_test_add_func ("/icon/fixtures", test_fixtures);

@@ -103,17 +103,21 @@ test_good_page (void)
   g_assert_cmpstr (meta->charset, ==, "UTF-8");
   /* javascript: is dropped, relative and scheme-relative URLs resolved */
   g_assert_cmpuint (meta->icons->len, ==, 4);
-  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 0))->url, ==,
-                   "https://shop.example/favicon-16.png");
-  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 1))->url, ==,
-                   "https://shop.example/menu/icons/icon-96.png");
-  g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 3))->url, ==,
-                   "https://cdn.example/touch.png");
-
-  /* 64 px row: the 96 px PNG beats the 16 px one, the 180 px touch icon and the SVG */
-  icon = nearby_page_meta_choose_icon (meta, 64);
-  g_assert_nonnull (icon);
+  icon = g_ptr_array_index (meta->icons, 0);
+  g_assert_cmpstr (icon->url, ==, "https://shop.example/favicon-16.png");
+  g_assert_cmpstr (icon->rel, ==, "icon");
+  g_assert_cmpint (icon->size, ==, 16);
+  icon = g_ptr_array_index (meta->icons, 1);
   g_assert_cmpstr (icon->url, ==, "https://shop.example/menu/icons/icon-96.png");
+  g_assert_cmpstr (icon->type, ==, "image/png");
+  g_assert_cmpint (icon->size, ==, 96);
+  icon = g_ptr_array_index (meta->icons, 2);
+  g_assert_cmpstr (icon->type, ==, "image/svg+xml");
+  g_assert_cmpint (icon->size, ==, -1);
+  icon = g_ptr_array_index (meta->icons, 3);
+  g_assert_cmpstr (icon->url, ==, "https://cdn.example/touch.png");
+  g_assert_cmpstr (icon->rel, ==, "apple-touch-icon");
+  g_assert_cmpint (icon->size, ==, 0);
 }
 
 static void

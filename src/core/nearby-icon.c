@@ -1,9 +1,10 @@
 /* nearby-icon.c
  *
  * Icons come from whatever server a beacon names, in formats whose decoders have a long
- * history of memory bugs. Only PNG, ICO, JPEG and GIF are accepted (no SVG from the network,
- * which can reference other resources and costs what its author wants to render); the
- * dimensions a header claims are checked before any decoder runs, again when the decoder
+ * history of memory bugs. Few are tried: the one icon chosen from those the page declares,
+ * the manifest's, then /favicon.ico. Only PNG, ICO, JPEG and GIF are accepted (no SVG from the
+ * network, which can reference other resources and costs what its author wants to render);
+ * the dimensions a header claims are checked before any decoder runs, again when the decoder
  * announces them, and the image the app keeps is a PNG re-encoded here.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,6 +21,114 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 
 #include "nearby-icon.h"
+#include "nearby-url-policy.h"
+
+/* Choosing */
+
+static gboolean
+icon_is_svg (const NearbyPageIcon *icon)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  if (icon->type != NULL && strstr (icon->type, "svg") != NULL)
+    return TRUE;
+
+  uri = g_uri_parse (icon->url, G_URI_FLAGS_ENCODED, NULL);
+
+  return uri != NULL && g_str_has_suffix (g_uri_get_path (uri), ".svg");
+}
+
+static int
+assumed_size (const NearbyPageIcon *icon)
+{
+  if (icon->size > 0)
+    return icon->size;
+  if (icon->size < 0)
+    return 512;
+  if (icon->rel != NULL && g_str_equal (icon->rel, "apple-touch-icon"))
+    return 180;
+
+  return 32;
+}
+
+/* The smallest icon at least target_size big, else the biggest; no SVG from the network. */
+NearbyPageIcon *
+nearby_icon_choose (GPtrArray *icons,
+                    int        target_size)
+{
+  NearbyPageIcon *best = NULL;
+
+  g_return_val_if_fail (icons != NULL, NULL);
+
+  for (guint i = 0; i < icons->len; i++)
+    {
+      NearbyPageIcon *icon = g_ptr_array_index (icons, i);
+      int size;
+      int best_size;
+
+      if (icon_is_svg (icon))
+        continue;
+      if (best == NULL)
+        {
+          best = icon;
+          continue;
+        }
+
+      size = assumed_size (icon);
+      best_size = assumed_size (best);
+      if (best_size >= target_size)
+        {
+          if (size >= target_size && size < best_size)
+            best = icon;
+        }
+      else if (size > best_size)
+        {
+          best = icon;
+        }
+    }
+
+  return best;
+}
+
+static void
+add_candidate (GPtrArray  *candidates,
+               const char *url)
+{
+  if (url == NULL)
+    return;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (candidates, i), url))
+        return;
+    }
+  g_ptr_array_add (candidates, g_strdup (url));
+}
+
+/* The icon URLs to try, best first: the page's own choice, the manifest's, then the
+ * /favicon.ico every browser asks for. Either metadata may be NULL. */
+GPtrArray *
+nearby_icon_candidates (NearbyPageMeta *meta,
+                        NearbyManifest *manifest,
+                        const char     *page_url)
+{
+  GPtrArray *candidates = g_ptr_array_new_with_free_func (g_free);
+  NearbyPageIcon *icon;
+  g_autofree char *favicon = NULL;
+
+  if (meta != NULL && (icon = nearby_icon_choose (meta->icons, NEARBY_ICON_TARGET_SIZE)) != NULL)
+    add_candidate (candidates, icon->url);
+  if (manifest != NULL &&
+      (icon = nearby_icon_choose (manifest->icons, NEARBY_ICON_TARGET_SIZE)) != NULL)
+    add_candidate (candidates, icon->url);
+
+  favicon = nearby_url_resolve (page_url, "/favicon.ico");
+  add_candidate (candidates, favicon);
+
+  return candidates;
+}
+
+/* Decoding */
 
 static const char *
 sniff_image_type (const guint8 *data,

@@ -7,10 +7,20 @@
 
 #include <gio/gio.h>
 
+#include "nearby-manifest.h"
+#include "nearby-page-meta.h"
+
 G_BEGIN_DECLS
 
-#define NEARBY_ICON_MAX_BYTES (256 * 1024)  /* more than this is not read */
-#define NEARBY_ICON_MAX_EDGE  2048          /* px: a larger image is refused before decoding */
+#define NEARBY_ICON_TARGET_SIZE 64            /* px: what a list row shows at 2x scale */
+#define NEARBY_ICON_MAX_BYTES   (256 * 1024)  /* more than this is not read */
+#define NEARBY_ICON_MAX_EDGE    2048          /* px: a larger image is refused before decoding */
+
+NearbyPageIcon *nearby_icon_choose     (GPtrArray      *icons,
+                                        int             target_size);
+GPtrArray      *nearby_icon_candidates (NearbyPageMeta *meta,
+                                        NearbyManifest *manifest,
+                                        const char     *page_url);
 
 typedef struct {
   GBytes     *png;        /* re-encoded, at most the size asked for on its longer edge */

@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 #define NEARBY_PAGE_META_MAX_TITLE     200
 #define NEARBY_PAGE_META_MAX_DESC      300
 #define NEARBY_PAGE_META_MAX_ICONS     16
-#define NEARBY_PAGE_META_ICON_TARGET   64   /* px: what a list row shows at 2x scale */
 
 typedef struct {
   char *url;    /* absolute http(s) */
@@ -40,8 +39,6 @@ typedef struct {
 } NearbyPageMeta;
 
 void            nearby_page_meta_free        (NearbyPageMeta *meta);
-NearbyPageIcon *nearby_page_meta_choose_icon (NearbyPageMeta *meta,
-                                              int             target_size);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyPageMeta, nearby_page_meta_free)
 
 typedef struct _NearbyPageMetaParser NearbyPageMetaParser;

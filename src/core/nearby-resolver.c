@@ -1001,21 +1001,6 @@ job_read_next (Job *job)
 /* Icons */
 
 static void
-add_icon_candidate (Job        *job,
-                    const char *url)
-{
-  if (url == NULL)
-    return;
-
-  for (guint i = 0; i < job->icon_candidates->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (job->icon_candidates, i), url))
-        return;
-    }
-  g_ptr_array_add (job->icon_candidates, g_strdup (url));
-}
-
-static void
 job_next_icon (Job *job)
 {
   if (job->timed_out || job->icon_index >= job->icon_candidates->len)
@@ -1030,27 +1015,8 @@ job_next_icon (Job *job)
 static void
 job_start_icons (Job *job)
 {
-  NearbyPageIcon *icon;
-  g_autofree char *favicon = NULL;
-
-  job->icon_candidates = g_ptr_array_new_with_free_func (g_free);
+  job->icon_candidates = nearby_icon_candidates (job->meta, job->manifest, job->page->final_url);
   job->icon_index = 0;
-
-  icon = nearby_page_meta_choose_icon (job->meta, NEARBY_PAGE_META_ICON_TARGET);
-  if (icon != NULL)
-    add_icon_candidate (job, icon->url);
-
-  if (job->manifest != NULL && job->manifest->icons->len > 0)
-    {
-      NearbyPageMeta manifest_meta = { .icons = job->manifest->icons };
-
-      icon = nearby_page_meta_choose_icon (&manifest_meta, NEARBY_PAGE_META_ICON_TARGET);
-      if (icon != NULL)
-        add_icon_candidate (job, icon->url);
-    }
-
-  favicon = nearby_url_resolve (job->page->final_url, "/favicon.ico");
-  add_icon_candidate (job, favicon);
 
   job_next_icon (job);
 }

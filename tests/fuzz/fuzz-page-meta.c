@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nearby-icon.h"
 #include "nearby-page-meta.h"
 
 static const char * const header_charsets[] = {
@@ -50,7 +51,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_assert (meta->description == NULL ||
             g_utf8_strlen (meta->description, -1) <= NEARBY_PAGE_META_MAX_DESC);
   g_assert (meta->icons->len <= NEARBY_PAGE_META_MAX_ICONS);
-  nearby_page_meta_choose_icon (meta, NEARBY_PAGE_META_ICON_TARGET);
+  nearby_icon_choose (meta->icons, NEARBY_ICON_TARGET_SIZE);
 
   nearby_page_meta_free (meta);
   nearby_page_meta_parser_free (parser);
