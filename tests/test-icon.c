@@ -40,6 +40,33 @@ make_image (const char *type,
   return g_bytes_new_take (buffer, len);
 }
 
+/* A GIF of one frame, whose image descriptor may say something else than its header. */
+static GBytes *
+make_gif (guint16 screen_width,
+          guint16 screen_height,
+          guint16 frame_width,
+          guint16 frame_height)
+{
+  guint8 gif[] = {
+    'G', 'I', 'F', '8', '9', 'a', 0, 0, 0, 0, 0x80, 0, 0,   /* header, 2-colour table */
+    0x00, 0x00, 0x00, 0xff, 0xff, 0xff,
+    0x2c, 0, 0, 0, 0, 0, 0, 0, 0, 0x00,                    /* image descriptor */
+    0x02, 0x02, 0x44, 0x01, 0x00,                          /* LZW: clear, one pixel, end */
+    0x3b,
+  };
+
+  gif[6] = screen_width;
+  gif[7] = screen_width >> 8;
+  gif[8] = screen_height;
+  gif[9] = screen_height >> 8;
+  gif[24] = frame_width;
+  gif[25] = frame_width >> 8;
+  gif[26] = frame_height;
+  gif[27] = frame_height >> 8;
+
+  return g_bytes_new (gif, sizeof gif);
+}
+
 static GBytes *
 read_fixture (const char *name)
 {
@@ -193,6 +220,17 @@ test_formats (void)
       assert_row_png (icon, shown, shown);
     }
 
+  /* A frame smaller than the screen gives the screen's size */
+  {
+    g_autoptr(GBytes) gif = make_gif (16, 16, 8, 4);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NearbyIcon) icon = decode (gif, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (icon->width, ==, 16);
+    assert_row_png (icon, 16, 16);
+  }
+
   {
     g_autoptr(GBytes) gif = g_bytes_new_static (gif_1x1, sizeof gif_1x1);
     g_autoptr(GError) error = NULL;
@@ -306,6 +344,11 @@ test_refused (void)
   g_autoptr(GBytes) png = make_image ("png", 32, 32);
   g_autoptr(GBytes) truncated_png = g_bytes_new_from_bytes (png, 0, 20);
   g_autoptr(GBytes) bmp = make_image ("bmp", 8, 8);
+  g_autoptr(GBytes) huge_frame = make_gif (8, 8, 20000, 20000);
+  g_autoptr(GBytes) wider_frame = make_gif (8, 8, 9, 8);
+  g_autoptr(GBytes) empty_frame = make_gif (8, 8, 0, 8);
+  g_autoptr(GBytes) animation = read_fixture ("frame-past-screen.gif");
+  g_autoptr(GBytes) hidden_frame = read_fixture ("frame-after-empty-block.gif");
 
   assert_refused ("20000x20000 PNG", huge, G_IO_ERROR_INVALID_DATA);
   assert_refused ("0x16 PNG", zero, G_IO_ERROR_INVALID_DATA);
@@ -318,6 +361,13 @@ test_refused (void)
                        G_IO_ERROR_INVALID_DATA);
   assert_refused ("PNG cut inside its header", truncated_png, G_IO_ERROR_INVALID_DATA);
   /* Not accepted from the network at all */
+  assert_refused ("8x8 GIF with a 20000x20000 frame", huge_frame, G_IO_ERROR_INVALID_DATA);
+  assert_refused ("8x8 GIF with a 9x8 frame", wider_frame, G_IO_ERROR_INVALID_DATA);
+  /* Found by fuzz-icon: GdkPixbuf logged a critical on these (fatal in this test) */
+  assert_refused ("GIF with a frame of width 0", empty_frame, G_IO_ERROR_INVALID_DATA);
+  assert_refused ("animation with a frame past the screen", animation, G_IO_ERROR_INVALID_DATA);
+  /* GdkPixbuf reads on past an empty first block of a graphic control extension */
+  assert_refused ("GIF with a frame after an empty block", hidden_frame, G_IO_ERROR_INVALID_DATA);
   assert_refused_data ("SVG", svg, sizeof svg - 1, G_IO_ERROR_NOT_SUPPORTED);
   assert_refused_data ("WebP", webp, sizeof webp - 1, G_IO_ERROR_NOT_SUPPORTED);
   assert_refused ("BMP", bmp, G_IO_ERROR_NOT_SUPPORTED);

@@ -147,6 +147,99 @@ sniff_image_type (const guint8 *data,
   return NULL;
 }
 
+static gsize
+skip_gif_sub_blocks (const guint8 *data,
+                     gsize         len,
+                     gsize         pos)
+{
+  while (pos < len)
+    {
+      guint8 block_len = data[pos];
+
+      pos += 1 + block_len;
+      if (block_len == 0)
+        break;
+    }
+
+  return pos;
+}
+
+/* Every frame inside the logical screen, as the GIF specification asks. GdkPixbuf allocates
+ * each frame at the size its image descriptor gives, which the header check and size-prepared
+ * (both the screen's size) do not see: 135 KB of GIF claiming 8x8, with one 20000x20000 frame,
+ * took 200 MB to decode. A frame of width 0, or one past the screen in an animation, makes
+ * GdkPixbuf log a critical. The blocks are walked the way GdkPixbuf 2.42 reads them, so that
+ * no frame it decodes goes unseen; where the data ends early, the decoder decides. */
+static gboolean
+gif_frames_ok (const guint8 *data,
+               gsize         len)
+{
+  gsize pos = 13;
+  guint screen_width;
+  guint screen_height;
+
+  if (len < pos)
+    return FALSE;
+  screen_width = data[6] | (data[7] << 8);
+  screen_height = data[8] | (data[9] << 8);
+  if (data[10] & 0x80)
+    pos += (gsize) 3 << ((data[10] & 0x07) + 1);   /* global color table */
+
+  while (pos < len)
+    {
+      switch (data[pos])
+        {
+        case 0x3b:   /* trailer */
+          return TRUE;
+
+        case 0x21:   /* extension: label, then sub-blocks */
+          {
+            guint8 label;
+
+            if (pos + 1 >= len)
+              return TRUE;
+            label = data[pos + 1];
+            pos += 2;
+            /* GdkPixbuf takes the first block of these two whole, even when it is empty, so an
+             * empty one does not end them there: a frame hidden after it is still read. */
+            if ((label == 0xf9 || label == 0xff) && pos < len)
+              pos += 1 + data[pos];
+            pos = skip_gif_sub_blocks (data, len, pos);
+          }
+          break;
+
+        case 0x2c:   /* image descriptor */
+          {
+            guint left;
+            guint top;
+            guint width;
+            guint height;
+
+            if (pos + 10 > len)
+              return TRUE;
+            left = data[pos + 1] | (data[pos + 2] << 8);
+            top = data[pos + 3] | (data[pos + 4] << 8);
+            width = data[pos + 5] | (data[pos + 6] << 8);
+            height = data[pos + 7] | (data[pos + 8] << 8);
+            if (width == 0 || height == 0 ||
+                left + width > screen_width || top + height > screen_height)
+              return FALSE;
+            if (data[pos + 9] & 0x80)
+              pos += (gsize) 3 << ((data[pos + 9] & 0x07) + 1);   /* local color table */
+            /* the LZW code size, then the image data */
+            pos = skip_gif_sub_blocks (data, len, pos + 10 + 1);
+          }
+          break;
+
+        default:     /* GdkPixbuf skips a byte that starts no block, and so does this */
+          pos++;
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
 /* The dimensions a header claims, read before any decoder allocates a pixel. */
 static gboolean
 header_dimensions_ok (const char   *type,
@@ -169,6 +262,8 @@ header_dimensions_ok (const char   *type,
         return FALSE;
       width = data[6] | (data[7] << 8);
       height = data[8] | (data[9] << 8);
+      if (!gif_frames_ok (data, len))
+        return FALSE;
     }
   else if (g_str_equal (type, "jpeg"))
     {
