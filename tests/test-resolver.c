@@ -4,6 +4,11 @@
  * first port plays a public host (through the resolver's address classifier); its second port
  * is what it really is, loopback.
  *
+ * Longer than the ~900 lines a file should have: one server serves every test, and its routes
+ * (with the hostile bodies, the DNS stand-in and the broken cache they need) are half the file.
+ * What the parsers, the URL policy and the icon decoder do on their own is tested in their own
+ * files; what is left here is what only a round trip over HTTP shows.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
