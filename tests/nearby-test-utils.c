@@ -230,6 +230,64 @@ nearby_test_file_contains (const char *path,
   return FALSE;
 }
 
+/* A web server on 127.0.0.1 */
+
+guint
+nearby_test_server_listen (SoupServer              *server,
+                           SoupServerListenOptions  options)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+  guint port;
+
+  soup_server_listen (server, address, options, &error);
+  g_assert_no_error (error);
+  /* The newest listener is the last. */
+  uris = soup_server_get_uris (server);
+  port = g_uri_get_port (g_slist_last (uris)->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  return port;
+}
+
+char *
+nearby_test_url (guint       port,
+                 const char *path)
+{
+  return g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
+}
+
+void
+nearby_test_respond (SoupServerMessage *msg,
+                     guint              status,
+                     const char        *type,
+                     const void        *data,
+                     gsize              len)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  if (type != NULL)
+    soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY, data, len);
+}
+
+void
+nearby_test_respond_html (SoupServerMessage *msg,
+                          const char        *html)
+{
+  nearby_test_respond (msg, 200, "text/html; charset=utf-8", html, strlen (html));
+}
+
+void
+nearby_test_redirect (SoupServerMessage *msg,
+                      guint              status,
+                      const char        *location)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location",
+                                location);
+}
+
 /* The built `nearby` */
 
 static GPtrArray *

@@ -1,5 +1,5 @@
 /* nearby-test-utils.h: what the tests share: waiting on the main loop, a fake clock, a source of
- * made-up sightings, temporary folders and the built `nearby`
+ * made-up sightings, temporary folders, a web server on 127.0.0.1 and the built `nearby`
  *
  * No GTK: every test links it, the widget tests included.
  *
@@ -9,6 +9,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <libsoup/soup.h>
 
 #include "nearby-source.h"
 
@@ -95,6 +96,26 @@ void      nearby_test_write_file    (const char *path,
                                      gsize       length);
 gboolean  nearby_test_file_contains (const char *path,
                                      const char *needle);
+
+/* A web server on 127.0.0.1: the tests' own, on the main loop they share with the client */
+
+/* Makes @server listen on a new port of 127.0.0.1 (HTTPS when @options say so); returns it. */
+guint  nearby_test_server_listen (SoupServer              *server,
+                                  SoupServerListenOptions  options);
+/* "http://127.0.0.1:PORT/PATH" */
+char  *nearby_test_url           (guint                    port,
+                                  const char              *path);
+/* Answers @msg with @status and, when @type is not NULL, a body of @type. */
+void   nearby_test_respond       (SoupServerMessage       *msg,
+                                  guint                    status,
+                                  const char              *type,
+                                  const void              *data,
+                                  gsize                    len);
+void   nearby_test_respond_html  (SoupServerMessage       *msg,
+                                  const char              *html);
+void   nearby_test_redirect      (SoupServerMessage       *msg,
+                                  guint                    status,
+                                  const char              *location);
 
 /* The built `nearby` ($NEARBY_BINARY) */
 

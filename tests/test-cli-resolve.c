@@ -10,7 +10,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
-#define WAIT_LIMIT_US (60 * G_USEC_PER_SEC)
+#include "nearby-test-utils.h"
 
 static SoupServer *server;
 static guint port;
@@ -32,107 +32,32 @@ server_callback (SoupServer        *soup_server,
                  GHashTable        *query,
                  gpointer           user_data)
 {
+  static const char manifest_json[] =
+    "{\"name\": \"Bus 42\", \"shortcuts\": [{\"name\": \"Timetable\", \"url\": \"/timetable\"}]}";
+
   if (g_str_equal (path, "/stop/42"))
     {
       stop_42_requests++;
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "text/html; charset=utf-8", SOUP_MEMORY_STATIC,
-                                        good_html, strlen (good_html));
+      nearby_test_respond_html (msg, good_html);
     }
   else if (g_str_equal (path, "/s/x"))
-    {
-      soup_server_message_set_status (msg, 301, NULL);
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location", "/t/x");
-    }
+    nearby_test_redirect (msg, 301, "/t/x");
   else if (g_str_equal (path, "/t/x"))
-    {
-      soup_server_message_set_status (msg, 302, NULL);
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location", "/stop/42");
-    }
+    nearby_test_redirect (msg, 302, "/stop/42");
   else if (g_str_equal (path, "/manifest.json"))
-    {
-      const char *json = "{\"name\": \"Bus 42\", \"shortcuts\": [{\"name\": \"Timetable\", \"url\": \"/timetable\"}]}";
-
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "application/manifest+json", SOUP_MEMORY_COPY, json, strlen (json));
-    }
+    nearby_test_respond (msg, 200, "application/manifest+json", manifest_json,
+                         strlen (manifest_json));
   else if (g_str_equal (path, "/icon.png"))
-    {
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "image/png", SOUP_MEMORY_COPY,
-                                        g_bytes_get_data (icon_png, NULL), g_bytes_get_size (icon_png));
-    }
+    nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (icon_png, NULL),
+                         g_bytes_get_size (icon_png));
   else
-    {
-      soup_server_message_set_status (msg, 404, NULL);
-    }
-}
-
-typedef struct {
-  gboolean  done;
-  char     *out;
-  char     *err;
-  int       status;
-} RunResult;
-
-static void
-on_communicated (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  RunResult *run = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (source));
-  run->done = TRUE;
-}
-
-/* Runs `nearby ARGS…` while this process keeps serving HTTP. */
-static RunResult
-run_nearby (const char *first_arg,
-            ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  RunResult run = { 0 };
-  gint64 give_up;
-  va_list args;
-
-  g_ptr_array_add (argv, g_strdup (g_getenv ("NEARBY_BINARY")));
-  va_start (args, first_arg);
-  for (const char *arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, g_strdup (arg));
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_communicated, &run);
-
-  give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-  while (!run.done && g_get_monotonic_time () < give_up)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (run.done);
-
-  return run;
-}
-
-static void
-run_result_clear (RunResult *run)
-{
-  g_free (run->out);
-  g_free (run->err);
+    nearby_test_respond (msg, 404, NULL, NULL, 0);
 }
 
 static char *
 url_for (const char *path)
 {
-  return g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
+  return nearby_test_url (port, path);
 }
 
 static JsonObject *
@@ -158,19 +83,19 @@ test_json_good (void)
   g_autofree char *icon_url = url_for ("/icon.png");
   g_autofree char *timetable = url_for ("/timetable");
   g_autoptr(JsonParser) parser = json_parser_new ();
-  RunResult run = run_nearby ("resolve", "--json", url, NULL);
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "resolve", "--json", url, NULL);
   JsonObject *page;
   JsonObject *icon;
   JsonArray *redirects;
   JsonArray *actions;
 
-  g_test_message ("%s", run.err);
-  g_assert_cmpint (run.status, ==, 0);
+  g_test_message ("%s", run->err);
+  g_assert_cmpint (run->status, ==, 0);
   /* One object, on one line */
-  g_assert_true (g_str_has_suffix (run.out, "\n"));
-  g_assert_cmpstr (strchr (run.out, '\n'), ==, run.out + strlen (run.out) - 1);
+  g_assert_true (g_str_has_suffix (run->out, "\n"));
+  g_assert_cmpstr (strchr (run->out, '\n'), ==, run->out + strlen (run->out) - 1);
 
-  page = parse_line (parser, run.out);
+  page = parse_line (parser, run->out);
   g_assert_cmpstr (json_object_get_string_member (page, "url"), ==, url);
   g_assert_cmpstr (json_object_get_string_member (page, "final_url"), ==, final);
   g_assert_cmpint (json_object_get_int_member (page, "status"), ==, 200);
@@ -196,7 +121,6 @@ test_json_good (void)
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (actions, 0), "title"), ==, "Timetable");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (actions, 0), "url"), ==, timetable);
 
-  run_result_clear (&run);
 }
 
 static void
@@ -206,12 +130,12 @@ test_json_failures (void)
   g_autofree char *missing = url_for ("/gone");
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_auto(GStrv) lines = NULL;
-  RunResult run = run_nearby ("resolve", "--json", "--no-cache", good, missing,
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "resolve", "--json", "--no-cache", good, missing,
                               "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8", NULL);
   JsonObject *page;
 
-  g_assert_cmpint (run.status, ==, 1);
-  lines = g_strsplit (g_strchomp (run.out), "\n", -1);
+  g_assert_cmpint (run->status, ==, 1);
+  lines = g_strsplit (g_strchomp (run->out), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 3);
 
   /* One object per URL, in the order given */
@@ -229,7 +153,6 @@ test_json_failures (void)
   page = parse_line (parser, lines[2]);
   g_assert_cmpstr (json_object_get_string_member (page, "error_code"), ==, "unsupported-scheme");
 
-  run_result_clear (&run);
 }
 
 static void
@@ -237,29 +160,27 @@ test_automatic_policy (void)
 {
   g_autofree char *url = url_for ("/stop/42");
   g_autoptr(JsonParser) parser = json_parser_new ();
-  RunResult run = run_nearby ("resolve", "--json", "--automatic", url, NULL);
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "resolve", "--json", "--automatic", url, NULL);
   JsonObject *page;
 
-  g_assert_cmpint (run.status, ==, 1);
-  page = parse_line (parser, run.out);
+  g_assert_cmpint (run->status, ==, 1);
+  page = parse_line (parser, run->out);
   g_assert_cmpstr (json_object_get_string_member (page, "error_code"), ==, "needs-confirmation");
 
-  run_result_clear (&run);
 }
 
 static void
 test_human_output (void)
 {
   g_autofree char *url = url_for ("/s/x");
-  RunResult run = run_nearby ("resolve", url, NULL);
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "resolve", url, NULL);
 
-  g_assert_cmpint (run.status, ==, 0);
-  g_assert_nonnull (strstr (run.out, "Bus stop 42 – Main St"));
-  g_assert_nonnull (strstr (run.out, "301 "));
-  g_assert_nonnull (strstr (run.out, "image/png 32×32"));
-  g_assert_nonnull (strstr (run.out, "Timetable"));
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "Bus stop 42 – Main St"));
+  g_assert_nonnull (strstr (run->out, "301 "));
+  g_assert_nonnull (strstr (run->out, "image/png 32×32"));
+  g_assert_nonnull (strstr (run->out, "Timetable"));
 
-  run_result_clear (&run);
 }
 
 /* The app's cache serves a second look-up; --no-cache goes to the server and refreshes it. */
@@ -269,53 +190,47 @@ test_cache (void)
   /* A URL no other test asked for (the query makes it one of its own). */
   g_autofree char *url = url_for ("/stop/42?cache-test");
   g_autoptr(JsonParser) parser = json_parser_new ();
-  RunResult first, second, fresh;
+  g_autoptr(NearbyTestRun) first = NULL;
+  g_autoptr(NearbyTestRun) second = NULL;
+  g_autoptr(NearbyTestRun) fresh = NULL;
   guint requests;
 
-  first = run_nearby ("resolve", "--json", url, NULL);
-  g_assert_cmpint (first.status, ==, 0);
-  g_assert_false (json_object_get_boolean_member (parse_line (parser, first.out), "from_cache"));
+  first = nearby_test_run_nearby (NULL, "resolve", "--json", url, NULL);
+  g_assert_cmpint (first->status, ==, 0);
+  g_assert_false (json_object_get_boolean_member (parse_line (parser, first->out), "from_cache"));
   requests = stop_42_requests;
 
-  second = run_nearby ("resolve", "--json", url, NULL);
-  g_assert_cmpint (second.status, ==, 0);
-  g_assert_true (json_object_get_boolean_member (parse_line (parser, second.out), "from_cache"));
-  g_assert_cmpstr (json_object_get_string_member (parse_line (parser, second.out), "title"), ==,
+  second = nearby_test_run_nearby (NULL, "resolve", "--json", url, NULL);
+  g_assert_cmpint (second->status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (parse_line (parser, second->out), "from_cache"));
+  g_assert_cmpstr (json_object_get_string_member (parse_line (parser, second->out), "title"), ==,
                    "Bus stop 42 – Main St");
   g_assert_cmpuint (stop_42_requests, ==, requests);
 
-  fresh = run_nearby ("resolve", "--json", "--no-cache", url, NULL);
-  g_assert_cmpint (fresh.status, ==, 0);
-  g_assert_false (json_object_get_boolean_member (parse_line (parser, fresh.out), "from_cache"));
+  fresh = nearby_test_run_nearby (NULL, "resolve", "--json", "--no-cache", url, NULL);
+  g_assert_cmpint (fresh->status, ==, 0);
+  g_assert_false (json_object_get_boolean_member (parse_line (parser, fresh->out), "from_cache"));
   g_assert_cmpuint (stop_42_requests, ==, requests + 1);
 
-  run_result_clear (&first);
-  run_result_clear (&second);
-  run_result_clear (&fresh);
 }
 
 static void
 test_usage (void)
 {
-  RunResult none = run_nearby ("resolve", NULL);
-  RunResult bad = run_nearby ("resolve", "--frobnicate", "https://example.com", NULL);
+  g_autoptr(NearbyTestRun) none = nearby_test_run_nearby (NULL, "resolve", NULL);
+  g_autoptr(NearbyTestRun) bad = nearby_test_run_nearby (NULL, "resolve", "--frobnicate", "https://example.com", NULL);
 
-  g_assert_cmpint (none.status, ==, 2);
-  g_assert_nonnull (strstr (none.err, "URL"));
-  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_cmpint (none->status, ==, 2);
+  g_assert_nonnull (strstr (none->err, "URL"));
+  g_assert_cmpint (bad->status, ==, 2);
 
-  run_result_clear (&none);
-  run_result_clear (&bad);
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GInetAddress) loopback = NULL;
-  g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(GError) error = NULL;
-  GSList *uris;
   int status;
   g_autofree char *data_home = NULL;
 
@@ -340,13 +255,7 @@ main (int   argc,
 
   server = soup_server_new (NULL, NULL);
   soup_server_add_handler (server, NULL, server_callback, NULL, NULL);
-  loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  address = g_inet_socket_address_new (loopback, 0);
-  soup_server_listen (server, address, 0, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  port = nearby_test_server_listen (server, 0);
 
   g_test_add_func ("/cli-resolve/json-good", test_json_good);
   g_test_add_func ("/cli-resolve/json-failures", test_json_failures);
@@ -356,17 +265,12 @@ main (int   argc,
   g_test_add_func ("/cli-resolve/cache", test_cache);
 
   /* A history (the page cache) of this run's own, not one shared with other tests. */
-  data_home = g_dir_make_tmp ("nearby-cli-resolve-XXXXXX", &error);
-  g_assert_no_error (error);
+  data_home = nearby_test_make_temp_dir ("nearby-cli-resolve");
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
 
   status = g_test_run ();
 
-  {
-    g_autofree char *argv_rm = g_strdup_printf ("rm -rf '%s'", data_home);
-
-    g_spawn_command_line_sync (argv_rm, NULL, NULL, NULL, NULL);
-  }
+  nearby_test_remove_tree (data_home);
 
   soup_server_disconnect (server);
   g_clear_object (&server);

@@ -11,8 +11,7 @@
 
 #include "nearby-memory-page-cache.h"
 #include "nearby-page-loader.h"
-
-#define WAIT_LIMIT_US (20 * G_USEC_PER_SEC)
+#include "nearby-test-utils.h"
 
 static SoupServer *server;
 static guint port;
@@ -32,15 +31,9 @@ server_callback (SoupServer        *soup_server,
   /* Every request counts, the favicon's too: any of them tells the server someone is here. */
   requests++;
   if (g_str_has_prefix (path, "/a"))
-    {
-      soup_server_message_set_status (msg, 200, NULL);
-      soup_server_message_set_response (msg, "text/html; charset=utf-8", SOUP_MEMORY_STATIC,
-                                        page_html, strlen (page_html));
-    }
+    nearby_test_respond_html (msg, page_html);
   else
-    {
-      soup_server_message_set_status (msg, 404, NULL);
-    }
+    nearby_test_respond (msg, 404, NULL, NULL, 0);
 }
 
 typedef struct {
@@ -82,14 +75,8 @@ static NearbyObject *
 see_beacon (Fixture *fixture)
 {
   g_autoptr(NearbySighting) sighting = NULL;
-  NearbyFrame frame = { 0 };
+  NearbyFrame frame = nearby_test_url_frame (fixture->url, -20);
 
-  frame.protocol = NEARBY_PROTOCOL_EDDYSTONE;
-  frame.kind = NEARBY_FRAME_KIND_URL;
-  frame.service_uuid = NEARBY_UUID16_EDDYSTONE;
-  frame.tx_power_known = TRUE;
-  frame.tx_power = -20;
-  g_strlcpy (frame.url, fixture->url, sizeof frame.url);
   sighting = nearby_sighting_new ("C0:FF:EE:00:00:01", g_get_real_time (), -60, &frame, NULL, 0);
 
   nearby_object_list_add_sighting (fixture->list, sighting);
@@ -98,26 +85,16 @@ see_beacon (Fixture *fixture)
   return nearby_object_list_get_object_by_key (fixture->list, fixture->url);
 }
 
-static gboolean
+static void
 wait_for_title (NearbyObject *object)
 {
-  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-
-  while (nearby_object_get_title (object) == NULL && g_get_monotonic_time () < give_up)
-    g_main_context_iteration (NULL, TRUE);
-
-  return nearby_object_get_title (object) != NULL;
+  WAIT_UNTIL (nearby_object_get_title (object) != NULL);
 }
 
-static gboolean
+static void
 wait_for_page (NearbyObject *object)
 {
-  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-
-  while (nearby_object_get_page (object) == NULL && g_get_monotonic_time () < give_up)
-    g_main_context_iteration (NULL, TRUE);
-
-  return nearby_object_get_page (object) != NULL;
+  WAIT_UNTIL (nearby_object_get_page (object) != NULL);
 }
 
 /* Runs the main loop for a while, so that anything that was going to be fetched would be. */
@@ -150,7 +127,7 @@ test_nothing_before_the_choice (Fixture       *fixture,
 
   /* The person chose: the object already in the list is looked up now. */
   nearby_page_loader_set_enabled (fixture->loader, TRUE);
-  g_assert_true (wait_for_title (object));
+  wait_for_title (object);
   g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
   g_assert_cmpstr (nearby_object_get_description (object), ==, "Tickets and maps");
   g_assert_cmpuint (requests, >, 0);
@@ -171,7 +148,7 @@ test_ask_waits_for_the_person (Fixture       *fixture,
 
   /* Asking is explicit: a page on this computer is fine then. */
   nearby_page_loader_look_up (fixture->loader, object, FALSE);
-  g_assert_true (wait_for_title (object));
+  wait_for_title (object);
   g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
 }
 
@@ -187,7 +164,7 @@ test_automatic_is_public_https_only (Fixture       *fixture,
   object = see_beacon (fixture);
 
   /* http on the loopback address: held back, with the reason, and the server never asked. */
-  g_assert_true (wait_for_page (object));
+  wait_for_page (object);
   page = nearby_object_get_page (object);
   g_assert_error (page->error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION);
   g_assert_null (nearby_object_get_title (object));
@@ -195,7 +172,7 @@ test_automatic_is_public_https_only (Fixture       *fixture,
 
   /* Developer mode widens what happens without asking: the held-back page is looked up. */
   nearby_page_loader_set_automatic_policy (fixture->loader, NEARBY_URL_POLICY_EXPLICIT);
-  g_assert_true (wait_for_title (object));
+  wait_for_title (object);
   g_assert_cmpuint (requests, >, 0);
 }
 
@@ -216,7 +193,7 @@ test_developer_mode_looks_up_everything (Fixture       *fixture,
   object = see_beacon (fixture);
 
   /* http on the loopback address, and the person never chose: looked up all the same. */
-  g_assert_true (wait_for_title (object));
+  wait_for_title (object);
   g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
   g_assert_cmpuint (requests, >, 0);
 
@@ -251,7 +228,7 @@ test_demo_pages_are_looked_up (Fixture       *fixture,
   g_assert_cmpuint (requests, ==, 0);
 
   nearby_page_loader_set_demo (fixture->loader, TRUE);
-  g_assert_true (wait_for_title (object));
+  wait_for_title (object);
   g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
   /* What the person chose is kept for when the demo ends. */
   g_assert_cmpint (nearby_page_loader_get_mode (fixture->loader), ==, NEARBY_LOOKUP_ASK);
@@ -287,15 +264,14 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   json = nearby_page_to_json (cached, FALSE);
   entry = nearby_cache_entry_new (json, NULL, NULL, cached->expires_at_us);
   nearby_page_cache_store_async (fixture->cache, fixture->url, entry, NULL, on_stored, &stored);
-  while (!stored)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (stored);
 
   nearby_page_loader_set_enabled (fixture->loader, TRUE);
   nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_NEVER);
   object = see_beacon (fixture);
 
   /* What was known shows at once, and nobody is told the person is here. */
-  g_assert_true (wait_for_title (object));
+  wait_for_title (object);
   g_assert_cmpstr (nearby_object_get_title (object), ==, "Remembered Kiosk");
   let_time_pass ();
   g_assert_cmpuint (requests, ==, 0);
@@ -305,23 +281,13 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GInetAddress) loopback = NULL;
-  g_autoptr(GSocketAddress) address = NULL;
-  GSList *uris;
   int status;
 
   g_test_init (&argc, &argv, NULL);
 
   server = soup_server_new (NULL, NULL);
   soup_server_add_handler (server, NULL, server_callback, NULL, NULL);
-  loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  address = g_inet_socket_address_new (loopback, 0);
-  soup_server_listen (server, address, 0, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  port = nearby_test_server_listen (server, 0);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -21,12 +21,12 @@
 
 #include "nearby-memory-page-cache.h"
 #include "nearby-resolver.h"
+#include "nearby-test-utils.h"
 
 /* Generous, so a loaded machine does not turn answers into timeouts; the drip test alone
  * waits for a deadline, and uses a short one. */
 #define TEST_DEADLINE_MS 5000
 #define DRIP_DEADLINE_MS 1500
-#define WAIT_LIMIT_US    (30 * G_USEC_PER_SEC)
 
 typedef struct {
   SoupServer *server;
@@ -108,34 +108,6 @@ make_gzip_bomb (void)
 }
 
 /* Server */
-
-static void
-respond (SoupServerMessage *msg,
-         guint              status,
-         const char        *type,
-         const void        *data,
-         gsize              len)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  if (type != NULL)
-    soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY, data, len);
-}
-
-static void
-respond_html (SoupServerMessage *msg,
-              const char        *html)
-{
-  respond (msg, 200, "text/html; charset=utf-8", html, strlen (html));
-}
-
-static void
-redirect (SoupServerMessage *msg,
-          guint              status,
-          const char        *location)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location", location);
-}
 
 typedef struct {
   SoupServerMessage *msg;
@@ -232,16 +204,9 @@ start_drip (SoupServerMessage *msg)
 }
 
 static char *
-url_on (guint       port,
-        const char *path)
-{
-  return g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
-}
-
-static char *
 url_for (const char *path)
 {
-  return url_on (fx.public_port, path);
+  return nearby_test_url (fx.public_port, path);
 }
 
 static void
@@ -266,7 +231,7 @@ server_callback (SoupServer        *server,
 
   if (g_str_equal (path, "/good") || g_str_equal (path, "/cached") || g_str_equal (path, "/slow"))
     {
-      respond_html (msg,
+      nearby_test_respond_html (msg,
         "<!DOCTYPE html><html><head><meta charset=utf-8>"
         "<title>Caf&eacute; &amp; Bar</title>"
         "<meta name=description content='Espresso &ndash; made at the counter'>"
@@ -286,19 +251,19 @@ server_callback (SoupServer        *server,
                          "{\"name\": \"Order\", \"url\": \"/order\"},"
                          "{\"name\": \"Menu\", \"url\": \"menu?x=1\"}]}";
 
-      respond (msg, 200, "application/manifest+json", json, strlen (json));
+      nearby_test_respond (msg, 200, "application/manifest+json", json, strlen (json));
     }
   else if (g_str_equal (path, "/icons/icon.png"))
-    respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
+    nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/icon.gif"))
-    respond (msg, 200, "image/gif", gif_1x1, sizeof gif_1x1);
+    nearby_test_respond (msg, 200, "image/gif", gif_1x1, sizeof gif_1x1);
   else if (g_str_equal (path, "/truncated.ico"))
-    respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32) / 2);
+    nearby_test_respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32) / 2);
   else if (g_str_equal (path, "/icon.svg"))
     {
       const char *svg = "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>";
 
-      respond (msg, 200, "image/svg+xml", svg, strlen (svg));
+      nearby_test_respond (msg, 200, "image/svg+xml", svg, strlen (svg));
     }
   else if (g_str_has_prefix (path, "/page-with/"))
     {
@@ -307,25 +272,25 @@ server_callback (SoupServer        *server,
                                                "<link rel=icon href='/%s'></head></html>",
                                                path + strlen ("/page-with/"));
 
-      respond_html (msg, html);
+      nearby_test_respond_html (msg, html);
     }
   else if (g_str_equal (path, "/legacy"))
     {
       const char *html = "<html><head><title>Caf\xe9 \x93Zur Post\x94</title></head></html>";
 
-      respond (msg, 200, "text/html", html, strlen (html));
+      nearby_test_respond (msg, 200, "text/html", html, strlen (html));
     }
   else if (g_str_equal (path, "/latin1-header"))
     {
       const char *html = "<html><head><meta charset=utf-8><title>Gr\xfc\xdf""e</title></head></html>";
 
-      respond (msg, 200, "text/html; charset=ISO-8859-1", html, strlen (html));
+      nearby_test_respond (msg, 200, "text/html; charset=ISO-8859-1", html, strlen (html));
     }
   else if (g_str_equal (path, "/hostile-title"))
     {
       static const char html[] = "<html><head><title>Pay\xe2\x80\xae""gnp.exe\0 now\x01 \xff\xfe</title></head></html>";
 
-      respond (msg, 200, "text/html; charset=utf-8", html, sizeof html - 1);
+      nearby_test_respond (msg, 200, "text/html; charset=utf-8", html, sizeof html - 1);
     }
   else if (g_str_equal (path, "/mb-title"))
     {
@@ -334,7 +299,7 @@ server_callback (SoupServer        *server,
       for (guint i = 0; i < 1024 * 1024 / 4; i++)
         g_string_append (html, "Tit ");
       g_string_append (html, "</title></head></html>");
-      respond (msg, 200, "text/html", html->str, html->len);
+      nearby_test_respond (msg, 200, "text/html", html->str, html->len);
     }
   else if (g_str_equal (path, "/endless"))
     start_stream (msg, "<html><head><title>Endless</title></head><body>", 64 * 1024 * 1024, 0);
@@ -345,55 +310,55 @@ server_callback (SoupServer        *server,
     start_drip (msg);
   else if (g_str_equal (path, "/gzip-bomb"))
     {
-      respond (msg, 200, "text/html", g_bytes_get_data (fx.gzip_bomb, NULL), g_bytes_get_size (fx.gzip_bomb));
+      nearby_test_respond (msg, 200, "text/html", g_bytes_get_data (fx.gzip_bomb, NULL), g_bytes_get_size (fx.gzip_bomb));
       soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                     "Content-Encoding", "gzip");
     }
   else if (g_str_equal (path, "/loop"))
-    redirect (msg, 302, "/loop");
+    nearby_test_redirect (msg, 302, "/loop");
   else if (g_str_has_prefix (path, "/chain/"))
     {
       guint64 n = g_ascii_strtoull (path + strlen ("/chain/"), NULL, 10);
       g_autofree char *next = n > 1 ? g_strdup_printf ("/chain/%u", (guint) n - 1) : g_strdup ("/good");
 
-      redirect (msg, n % 2 ? 301 : 307, next);
+      nearby_test_redirect (msg, n % 2 ? 301 : 307, next);
     }
   else if (g_str_equal (path, "/to-file"))
-    redirect (msg, 302, "file:///etc/passwd");
+    nearby_test_redirect (msg, 302, "file:///etc/passwd");
   else if (g_str_equal (path, "/to-data"))
-    redirect (msg, 302, "data:text/html,<title>x</title>");
+    nearby_test_redirect (msg, 302, "data:text/html,<title>x</title>");
   else if (g_str_equal (path, "/to-javascript"))
-    redirect (msg, 302, "javascript:alert(1)");
+    nearby_test_redirect (msg, 302, "javascript:alert(1)");
   else if (g_str_equal (path, "/to-nowhere"))
     soup_server_message_set_status (msg, 302, NULL);
   else if (g_str_equal (path, "/to-loopback"))
     {
-      g_autofree char *target = url_on (fx.loopback_port, "/secret");
+      g_autofree char *target = nearby_test_url (fx.loopback_port, "/secret");
 
-      redirect (msg, 302, target);
+      nearby_test_redirect (msg, 302, target);
     }
   else if (g_str_equal (path, "/to-rebind"))
     {
       g_autofree char *target = g_strdup_printf ("http://rebind.test:%u/secret", fx.loopback_port);
 
-      redirect (msg, 302, target);
+      nearby_test_redirect (msg, 302, target);
     }
   else if (g_str_equal (path, "/json"))
-    respond (msg, 200, "application/json", "{\"title\": \"x\"}", 14);
+    nearby_test_respond (msg, 200, "application/json", "{\"title\": \"x\"}", 14);
   else if (g_str_equal (path, "/png-as-page"))
-    respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
+    nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/png-labelled-html"))
-    respond (msg, 200, "text/html", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
+    nearby_test_respond (msg, 200, "text/html", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/html-labelled-text"))
-    respond (msg, 200, "text/plain", "<!DOCTYPE html><title>Sniffed</title>", 37);
+    nearby_test_respond (msg, 200, "text/plain", "<!DOCTYPE html><title>Sniffed</title>", 37);
   else if (g_str_equal (path, "/no-content"))
     soup_server_message_set_status (msg, 204, NULL);
   else if (g_str_equal (path, "/broken"))
-    respond (msg, 500, "text/html", "<title>oops</title>", 19);
+    nearby_test_respond (msg, 500, "text/html", "<title>oops</title>", 19);
   else if (g_str_equal (path, "/no-title"))
-    respond_html (msg, "<html><body>Just text</body></html>");
+    nearby_test_respond_html (msg, "<html><body>Just text</body></html>");
   else
-    respond (msg, 404, "text/plain", "not found", 9);
+    nearby_test_respond (msg, 404, "text/plain", "not found", 9);
 }
 
 /* A DNS answer that changes its mind: a public-looking name that points at loopback. */
@@ -509,26 +474,6 @@ on_resolved (GObject      *source,
   *out = g_object_ref (result);
 }
 
-static void
-wait_for (gpointer *slot)
-{
-  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-
-  while (*slot == NULL && g_get_monotonic_time () < give_up)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (*slot);
-}
-
-static void
-wait_for_flag (gboolean *flag)
-{
-  gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-
-  while (!*flag && g_get_monotonic_time () < give_up)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (*flag);
-}
-
 static NearbyPage *
 resolve (NearbyResolver     *resolver,
          const char         *path_or_url,
@@ -541,7 +486,7 @@ resolve (NearbyResolver     *resolver,
   NearbyPage *page;
 
   nearby_resolver_resolve_async (resolver, url, policy, flags, 0, NULL, on_resolved, &result);
-  wait_for ((gpointer *) &result);
+  WAIT_UNTIL (result != NULL);
   page = nearby_resolver_resolve_finish (resolver, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (page);
@@ -1005,7 +950,7 @@ test_cache_failures (void)
   stale = nearby_cache_entry_new ("{\"url\": \"x\", \"title\": \"Stale\"}", NULL, NULL,
                                   g_get_real_time () - 1);
   nearby_page_cache_store_async (memory, url, stale, NULL, on_stored, &stored);
-  wait_for_flag (&stored);
+  WAIT_UNTIL (stored);
   before = hits ("/cached");
   fresh = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
   g_assert_cmpstr (fresh->title, ==, "Café & Bar");
@@ -1017,7 +962,7 @@ test_cache_failures (void)
   garbled = nearby_cache_entry_new ("{not json", NULL, NULL,
                                     g_get_real_time () + G_USEC_PER_SEC * 600);
   nearby_page_cache_store_async (memory, url, garbled, NULL, on_stored, &stored);
-  wait_for_flag (&stored);
+  WAIT_UNTIL (stored);
   unreadable = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
   g_assert_cmpstr (unreadable->title, ==, "Café & Bar");
   g_assert_false (unreadable->from_cache);
@@ -1079,7 +1024,7 @@ test_dedup_and_priority (void)
                                      on_resolved, &results[i]);
     }
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
-    wait_for ((gpointer *) &results[i]);
+    WAIT_UNTIL (results[i] != NULL);
 
   /* Two callers for /good, one request */
   g_assert_cmpuint (hits ("/good"), ==, good_before + 2);   /* one via /chain/1, one direct */
@@ -1134,46 +1079,16 @@ test_cancel (void)
   nearby_resolver_set_deadline (resolver, 60000);
   nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
                                  NEARBY_RESOLVE_FLAGS_REFRESH, 0, cancellable, on_resolved, &result);
-  {
-    gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-
-    while (hits ("/drip") == before && g_get_monotonic_time () < give_up)
-      g_main_context_iteration (NULL, TRUE);
-  }
+  WAIT_UNTIL (hits ("/drip") != before);
   g_cancellable_cancel (cancellable);
-  wait_for ((gpointer *) &result);
+  WAIT_UNTIL (result != NULL);
 
   page = nearby_resolver_resolve_finish (resolver, result, &error);
   g_assert_null (page);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   /* The network work stops too */
-  {
-    gint64 give_up = g_get_monotonic_time () + WAIT_LIMIT_US;
-
-    while (nearby_resolver_get_in_flight (resolver) > 0 && g_get_monotonic_time () < give_up)
-      g_main_context_iteration (NULL, TRUE);
-  }
-  g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
-}
-
-static guint
-listen_on_loopback (SoupServer *server,
-                    SoupServerListenOptions options)
-{
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GError) error = NULL;
-  GSList *uris;
-  guint port;
-
-  soup_server_listen (server, address, options, &error);
-  g_assert_no_error (error);
-  uris = soup_server_get_uris (server);
-  port = g_uri_get_port (g_slist_last (uris)->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
-  return port;
+  WAIT_UNTIL (nearby_resolver_get_in_flight (resolver) == 0);
 }
 
 int
@@ -1196,8 +1111,8 @@ main (int   argc,
 
   fx.server = soup_server_new ("server-header", "test", NULL);
   soup_server_add_handler (fx.server, NULL, server_callback, NULL, NULL);
-  fx.public_port = listen_on_loopback (fx.server, 0);
-  fx.loopback_port = listen_on_loopback (fx.server, 0);
+  fx.public_port = nearby_test_server_listen (fx.server, 0);
+  fx.loopback_port = nearby_test_server_listen (fx.server, 0);
 
   cert_file = g_test_build_filename (G_TEST_DIST, "data", "test-tls-cert.pem", NULL);
   key_file = g_test_build_filename (G_TEST_DIST, "data", "test-tls-key.pem", NULL);
@@ -1205,7 +1120,7 @@ main (int   argc,
   g_assert_no_error (error);
   fx.tls_server = soup_server_new ("tls-certificate", certificate, NULL);
   soup_server_add_handler (fx.tls_server, NULL, server_callback, NULL, NULL);
-  fx.tls_port = listen_on_loopback (fx.tls_server, SOUP_SERVER_LISTEN_HTTPS);
+  fx.tls_port = nearby_test_server_listen (fx.tls_server, SOUP_SERVER_LISTEN_HTTPS);
 
   g_test_add_func ("/resolver/good-page", test_good_page);
   g_test_add_func ("/resolver/bad-icons", test_bad_icons);
