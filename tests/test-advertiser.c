@@ -343,7 +343,7 @@ test_adapter_off (Fixture       *f,
 
   bluez_mock_control (&f->mock, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
-  expect_start_error (f, NEARBY_ADVERTISER_ERROR_BLOCKED, "blocked");
+  expect_start_error (f, NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED, "blocked");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
 }
 

@@ -485,7 +485,7 @@ test_blocked (Fixture       *f,
   start_scanning (f);
 
   bluez_mock_control (&f->mock, "SetBlocked", g_variant_new ("(sb)", "hci0", TRUE));
-  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_BLOCKED);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_RFKILL_BLOCKED);
 
   /* NotReady from StartDiscovery also means blocked; it is retried, not fatal. */
   bluez_mock_control (&f->mock, "SetBlocked", g_variant_new ("(sb)", "hci0", FALSE));
@@ -494,7 +494,7 @@ test_blocked (Fixture       *f,
                       g_variant_new ("(s^as)", "hci0",
                                      (const char *[]) { "org.bluez.Error.NotReady", NULL }));
   bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
-  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_BLOCKED);
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_RFKILL_BLOCKED);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
 }
 

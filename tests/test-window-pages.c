@@ -30,7 +30,8 @@ test_states (void)
   g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_NO_SERVICE, 0, TRUE), ==, "no-service");
   g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_NO_ADAPTER, 0, TRUE), ==, "no-adapter");
   g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 0, TRUE), ==, "off");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_BLOCKED, 0, TRUE), ==, "blocked");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_RFKILL_BLOCKED, 0, TRUE), ==,
+                   "rfkill-blocked");
   g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_ERROR, 0, TRUE), ==, "error");
   g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_FINISHED, 0, TRUE), ==, "finished");
   /* A finished replay keeps its objects on screen until they expire. */

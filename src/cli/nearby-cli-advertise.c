@@ -48,7 +48,7 @@ error_advice (const GError *error)
       return _("plug in a Bluetooth adapter, or check `bluetoothctl list`");
     case NEARBY_ADVERTISER_ERROR_OFF:
       return _("run `bluetoothctl power on`");
-    case NEARBY_ADVERTISER_ERROR_BLOCKED:
+    case NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED:
       return _("run `rfkill unblock bluetooth`");
     case NEARBY_ADVERTISER_ERROR_NOT_SUPPORTED:
       return _("use an adapter with Bluetooth LE, with --adapter");
@@ -74,7 +74,7 @@ error_exit_code (const GError *error)
     case NEARBY_ADVERTISER_ERROR_NO_SERVICE:
     case NEARBY_ADVERTISER_ERROR_NO_ADAPTER:
     case NEARBY_ADVERTISER_ERROR_OFF:
-    case NEARBY_ADVERTISER_ERROR_BLOCKED:
+    case NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED:
     case NEARBY_ADVERTISER_ERROR_NOT_SUPPORTED:
       return NEARBY_EXIT_UNAVAILABLE;
     case NEARBY_ADVERTISER_ERROR_URL_TOO_LONG:

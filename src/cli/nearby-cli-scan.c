@@ -76,7 +76,7 @@ state_is_unavailable (NearbySourceState state)
     case NEARBY_SOURCE_STATE_NO_SERVICE:
     case NEARBY_SOURCE_STATE_NO_ADAPTER:
     case NEARBY_SOURCE_STATE_OFF:
-    case NEARBY_SOURCE_STATE_BLOCKED:
+    case NEARBY_SOURCE_STATE_RFKILL_BLOCKED:
     case NEARBY_SOURCE_STATE_ERROR:
       return TRUE;
 
@@ -100,7 +100,7 @@ state_advice (NearbySourceState state)
       return _("plug in a Bluetooth adapter, or check `bluetoothctl list`");
     case NEARBY_SOURCE_STATE_OFF:
       return _("run `bluetoothctl power on`");
-    case NEARBY_SOURCE_STATE_BLOCKED:
+    case NEARBY_SOURCE_STATE_RFKILL_BLOCKED:
       return _("run `rfkill unblock bluetooth`");
     case NEARBY_SOURCE_STATE_ERROR:
     case NEARBY_SOURCE_STATE_STARTING:

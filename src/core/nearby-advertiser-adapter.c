@@ -168,7 +168,7 @@ _nearby_advertiser_check_adapter (NearbyAdvertiser  *self,
   if (!powered)
     {
       if (g_strcmp0 (power_state, "off-blocked") == 0)
-        g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_BLOCKED,
+        g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED,
                      "%s", _("Bluetooth is blocked by airplane mode or a hardware switch"));
       else
         g_set_error (error, NEARBY_ADVERTISER_ERROR, NEARBY_ADVERTISER_ERROR_OFF,

@@ -32,7 +32,7 @@ typedef enum {
   NEARBY_ADVERTISER_ERROR_NO_SERVICE,         /* bluetoothd is not running */
   NEARBY_ADVERTISER_ERROR_NO_ADAPTER,         /* none at all, or not the one asked for */
   NEARBY_ADVERTISER_ERROR_OFF,
-  NEARBY_ADVERTISER_ERROR_BLOCKED,            /* rfkill */
+  NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED,     /* airplane mode or a radio switch */
   NEARBY_ADVERTISER_ERROR_NOT_SUPPORTED,      /* the adapter has no LEAdvertisingManager1 */
   NEARBY_ADVERTISER_ERROR_NO_INSTANCES,       /* every advertising instance is taken */
   NEARBY_ADVERTISER_ERROR_INVALID_ARGUMENTS,  /* BlueZ rejected the advertisement */

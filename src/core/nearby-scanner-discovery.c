@@ -164,7 +164,7 @@ start_discovery_cb (GObject      *object,
     }
   else if (is_remote_error (error, "org.bluez.Error.NotReady"))
     {
-      _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
+      _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_RFKILL_BLOCKED,
                                  _("The Bluetooth adapter is not ready: it may be blocked by "
                                    "airplane mode or a hardware switch"));
     }

@@ -230,7 +230,7 @@ refresh (NearbyScanner *self)
     {
       _nearby_scanner_end_session (self);
       if (adapter_is_blocked (self->adapter))
-        _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_BLOCKED,
+        _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_RFKILL_BLOCKED,
                                    _("Bluetooth is blocked by airplane mode or a hardware switch"));
       else
         _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_OFF, _("Bluetooth is off"));

@@ -36,13 +36,13 @@ void            nearby_sighting_free     (NearbySighting       *sighting);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbySighting, nearby_sighting_free)
 
 typedef enum {
-  NEARBY_SOURCE_STATE_STARTING,    /* not known yet */
-  NEARBY_SOURCE_STATE_NO_SERVICE,  /* bluetoothd is not running */
+  NEARBY_SOURCE_STATE_STARTING,        /* not known yet */
+  NEARBY_SOURCE_STATE_NO_SERVICE,      /* bluetoothd is not running */
   NEARBY_SOURCE_STATE_NO_ADAPTER,
-  NEARBY_SOURCE_STATE_OFF,         /* adapter not powered */
-  NEARBY_SOURCE_STATE_BLOCKED,     /* rfkill, or the adapter is not ready */
+  NEARBY_SOURCE_STATE_OFF,             /* adapter not powered */
+  NEARBY_SOURCE_STATE_RFKILL_BLOCKED,  /* airplane mode or a radio switch, or not ready */
   NEARBY_SOURCE_STATE_SCANNING,
-  NEARBY_SOURCE_STATE_FINISHED,    /* a finite source (a replay) has nothing more */
+  NEARBY_SOURCE_STATE_FINISHED,        /* a finite source (a replay) has nothing more */
   NEARBY_SOURCE_STATE_ERROR,
 } NearbySourceState;
 

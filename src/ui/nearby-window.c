@@ -69,8 +69,8 @@ nearby_window_page_for (NearbySourceState state,
       return "no-adapter";
     case NEARBY_SOURCE_STATE_OFF:
       return "off";
-    case NEARBY_SOURCE_STATE_BLOCKED:
-      return "blocked";
+    case NEARBY_SOURCE_STATE_RFKILL_BLOCKED:
+      return "rfkill-blocked";
     case NEARBY_SOURCE_STATE_ERROR:
       return "error";
     case NEARBY_SOURCE_STATE_FINISHED:

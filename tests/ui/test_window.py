@@ -81,7 +81,7 @@ class StatusPagesTest(NearbyTestCase):
         bluez.AddAdapter('hci0', True)
         self.wait_page('Looking for Nearby Objects…')
 
-    def test_blocked_adapter(self):
+    def test_rfkill_blocked_adapter(self):
         bluez = self.start_bluez()
         bluez.AddAdapter('hci0', True)
         bluez.SetBlocked('hci0', True)
