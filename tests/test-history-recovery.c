@@ -184,6 +184,8 @@ test_corrupt_future_version (void)
 static void
 test_corrupt_foreign_schema (void)
 {
+  g_autofree char *current_version =
+    g_strdup_printf ("PRAGMA user_version = %d;", NEARBY_HISTORY_SCHEMA_VERSION);
   g_auto(TempHistory) temp = { 0 };
   sqlite3 *db;
 
@@ -198,7 +200,8 @@ test_corrupt_foreign_schema (void)
   nearby_test_remove_tree (temp.dir);
   g_assert_cmpint (g_mkdir (temp.dir, 0700), ==, 0);
   db = raw_open (temp.path);
-  raw_exec (db, "CREATE TABLE visits (x); PRAGMA user_version = 2;");
+  raw_exec (db, "CREATE TABLE visits (x);");
+  raw_exec (db, current_version);
   sqlite3_close (db);
   assert_set_aside (temp.path, "damaged");
 }

@@ -7,7 +7,7 @@
 
 #include "history-test-utils.h"
 
-/* Favourites and blocked hosts */
+/* Favourites and hidden sites */
 
 static void
 test_favourites (void)
@@ -52,7 +52,7 @@ test_favourites (void)
 }
 
 static void
-test_blocked_hosts (void)
+test_hidden_sites (void)
 {
   g_auto(TempHistory) temp = { 0 };
   g_auto(GStrv) list = NULL;
@@ -61,42 +61,42 @@ test_blocked_hosts (void)
   temp_history_init (&temp);
   history = open_history (temp.path);
 
-  run_key_job (history, nearby_history_block_host_async, nearby_history_block_host_finish,
+  run_key_job (history, nearby_history_hide_site_async, nearby_history_hide_site_finish,
                "Tracker.Example");
-  g_assert_true (nearby_history_is_host_blocked (history, "tracker.example"));
-  g_assert_true (nearby_history_is_host_blocked (history, "TRACKER.example"));
-  g_assert_false (nearby_history_is_host_blocked (history, "example"));
+  g_assert_true (nearby_history_is_site_hidden (history, "tracker.example"));
+  g_assert_true (nearby_history_is_site_hidden (history, "TRACKER.example"));
+  g_assert_false (nearby_history_is_site_hidden (history, "example"));
 
-  /* Unblock, then undo the unblock. */
-  run_key_job (history, nearby_history_unblock_host_async, nearby_history_unblock_host_finish,
+  /* Show again, then undo that. */
+  run_key_job (history, nearby_history_show_site_async, nearby_history_show_site_finish,
                "tracker.example");
-  g_assert_false (nearby_history_is_host_blocked (history, "tracker.example"));
-  list = run_list_job (history, nearby_history_list_blocked_hosts_async,
-                       nearby_history_list_blocked_hosts_finish);
+  g_assert_false (nearby_history_is_site_hidden (history, "tracker.example"));
+  list = run_list_job (history, nearby_history_list_hidden_sites_async,
+                       nearby_history_list_hidden_sites_finish);
   g_assert_cmpuint (g_strv_length (list), ==, 0);
 
-  run_key_job (history, nearby_history_block_host_async, nearby_history_block_host_finish,
+  run_key_job (history, nearby_history_hide_site_async, nearby_history_hide_site_finish,
                "tracker.example");
-  g_assert_true (nearby_history_is_host_blocked (history, "tracker.example"));
+  g_assert_true (nearby_history_is_site_hidden (history, "tracker.example"));
 
-  /* Block, then undo the block. */
-  run_key_job (history, nearby_history_block_host_async, nearby_history_block_host_finish,
+  /* Hide, then undo the hiding. */
+  run_key_job (history, nearby_history_hide_site_async, nearby_history_hide_site_finish,
                "spam.example");
-  run_key_job (history, nearby_history_unblock_host_async, nearby_history_unblock_host_finish,
+  run_key_job (history, nearby_history_show_site_async, nearby_history_show_site_finish,
                "spam.example");
-  g_assert_false (nearby_history_is_host_blocked (history, "spam.example"));
+  g_assert_false (nearby_history_is_site_hidden (history, "spam.example"));
 
   g_clear_pointer (&list, g_strfreev);
-  list = run_list_job (history, nearby_history_list_blocked_hosts_async,
-                       nearby_history_list_blocked_hosts_finish);
+  list = run_list_job (history, nearby_history_list_hidden_sites_async,
+                       nearby_history_list_hidden_sites_finish);
   g_assert_cmpuint (g_strv_length (list), ==, 1);
   g_assert_cmpstr (list[0], ==, "tracker.example");
 
   close_history (history);
 
   history = open_history (temp.path);
-  g_assert_true (nearby_history_is_host_blocked (history, "tracker.example"));
-  g_assert_false (nearby_history_is_host_blocked (history, "spam.example"));
+  g_assert_true (nearby_history_is_site_hidden (history, "tracker.example"));
+  g_assert_false (nearby_history_is_site_hidden (history, "spam.example"));
   close_history (history);
 }
 
@@ -107,7 +107,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/history/favourites", test_favourites);
-  g_test_add_func ("/history/blocked-hosts", test_blocked_hosts);
+  g_test_add_func ("/history/hidden-sites", test_hidden_sites);
 
   return g_test_run ();
 }

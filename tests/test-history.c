@@ -294,7 +294,7 @@ test_migration_from_v1 (void)
   g_assert_cmpuint (count, ==, 7);
   g_assert_cmpint (last, ==, 900);
   g_assert_true (nearby_history_is_favourite (history, "https://old.example/"));
-  g_assert_true (nearby_history_is_host_blocked (history, "bad.example"));
+  g_assert_true (nearby_history_is_site_hidden (history, "bad.example"));
   record_visit (history, "https://old.example/", 1000);
   visits = list_visits (history, 0);
   g_assert_cmpuint (visits->len, ==, 1);
@@ -308,6 +308,11 @@ test_migration_from_v1 (void)
   close_history (history);
 
   g_assert_cmpint (file_user_version (temp.path), ==, NEARBY_HISTORY_SCHEMA_VERSION);
+  /* Version 3 renamed the hidden sites' table; its rows went along. */
+  db = raw_open (temp.path);
+  g_assert_cmpint (raw_query_int (db, "SELECT hidden_us FROM hidden_sites"
+                                      " WHERE host = 'bad.example'"), ==, 6);
+  sqlite3_close (db);
 }
 
 /* The main loop keeps running while the database is busy. */

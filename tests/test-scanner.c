@@ -479,8 +479,8 @@ test_power_cycle (Fixture       *f,
 }
 
 static void
-test_blocked (Fixture       *f,
-              gconstpointer  data)
+test_rfkill_blocked (Fixture       *f,
+                     gconstpointer  data)
 {
   start_scanning (f);
 
@@ -821,7 +821,7 @@ main (int   argc,
   ADD ("/scanner/drill/bluetoothd-restarts", test_drill_bluetoothd_restarts);
   ADD ("/scanner/drill/power-toggles", test_drill_power_toggles);
   ADD ("/scanner/power-cycle", test_power_cycle);
-  ADD ("/scanner/blocked", test_blocked);
+  ADD ("/scanner/rfkill-blocked", test_rfkill_blocked);
   ADD ("/scanner/start-failure", test_start_failure);
   ADD ("/scanner/adapter-hotplug", test_adapter_hotplug);
   ADD ("/scanner/named-adapter", test_named_adapter);

@@ -55,6 +55,10 @@ static const char * const migrations[] = {
   ");"
   "CREATE INDEX page_cache_by_fetched ON page_cache (fetched_us, size_bytes);"
   "CREATE INDEX page_cache_by_expires ON page_cache (expires_us);",
+
+  /* 2 -> 3. The table takes the name the app gives what the person chose: hidden sites. */
+  "ALTER TABLE blocked_hosts RENAME TO hidden_sites;"
+  "ALTER TABLE hidden_sites RENAME COLUMN blocked_us TO hidden_us;",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == NEARBY_HISTORY_SCHEMA_VERSION);
@@ -63,7 +67,7 @@ G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == NEARBY_HISTORY_SCHEMA_VERSION);
 static const char * const schema_probes[] = {
   "SELECT id, url, host, visit_count, first_visit_us, last_visit_us FROM visits LIMIT 0",
   "SELECT url, added_us FROM favourites LIMIT 0",
-  "SELECT host, blocked_us FROM blocked_hosts LIMIT 0",
+  "SELECT host, hidden_us FROM hidden_sites LIMIT 0",
   "SELECT url, page_json, icon, icon_type, fetched_us, expires_us, size_bytes"
   " FROM page_cache LIMIT 0",
 };
@@ -252,7 +256,7 @@ _nearby_history_open_result_free (NearbyHistoryOpenResult *result)
   g_free (result->set_aside_path);
   g_clear_pointer (&result->visit_stats, g_hash_table_unref);
   g_clear_pointer (&result->favourites, g_hash_table_unref);
-  g_clear_pointer (&result->blocked_hosts, g_hash_table_unref);
+  g_clear_pointer (&result->hidden_sites, g_hash_table_unref);
   g_free (result);
 }
 
@@ -263,10 +267,10 @@ history_load_snapshot (sqlite3                  *db,
 {
   result->visit_stats = _nearby_history_visit_stats_new ();
   result->favourites = _nearby_history_site_set_new ();
-  result->blocked_hosts = _nearby_history_site_set_new ();
+  result->hidden_sites = _nearby_history_site_set_new ();
 
   return _nearby_history_load_visit_stats (db, result->visit_stats, error) &&
-         _nearby_history_load_sites (db, result->favourites, result->blocked_hosts, error);
+         _nearby_history_load_sites (db, result->favourites, result->hidden_sites, error);
 }
 
 static gboolean
@@ -432,7 +436,7 @@ history_open_database (const char               *path,
       sqlite3_close (db);
       g_clear_pointer (&result->visit_stats, g_hash_table_unref);
       g_clear_pointer (&result->favourites, g_hash_table_unref);
-      g_clear_pointer (&result->blocked_hosts, g_hash_table_unref);
+      g_clear_pointer (&result->hidden_sites, g_hash_table_unref);
       return NULL;
     }
 

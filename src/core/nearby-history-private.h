@@ -66,7 +66,7 @@ struct _NearbyHistory
 
   GHashTable  *visit_stats;    /* url -> its VisitStats (nearby-history-visits.c) */
   GHashTable  *favourites;     /* url set */
-  GHashTable  *blocked_hosts;  /* host set */
+  GHashTable  *hidden_sites;  /* host set */
 
   char        *problem;
   char        *set_aside_path;
@@ -84,7 +84,7 @@ typedef struct {
   gboolean    persistent;
   GHashTable *visit_stats;
   GHashTable *favourites;
-  GHashTable *blocked_hosts;
+  GHashTable *hidden_sites;
 } NearbyHistoryOpenResult;
 
 /* nearby-history.c: jobs, queued from the caller's thread */
@@ -143,7 +143,7 @@ gboolean          _nearby_history_load_visit_stats  (sqlite3                *db,
 GHashTable       *_nearby_history_site_set_new      (void);
 gboolean          _nearby_history_load_sites        (sqlite3                *db,
                                                      GHashTable             *favourites,
-                                                     GHashTable             *blocked_hosts,
+                                                     GHashTable             *hidden_sites,
                                                      GError                **error);
 
 /* nearby-history-cache.c */

@@ -1,4 +1,4 @@
-/* nearby-history-sites.c: favourites and blocked hosts, the sites the user has marked
+/* nearby-history-sites.c: favourites and hidden sites, the sites the user has marked
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,7 +9,7 @@
 
 #include "nearby-history-private.h"
 
-/* Favourites and blocked hosts: a key and the time it was added */
+/* Favourites and hidden sites: a key and the time it was added */
 
 GHashTable *
 _nearby_history_site_set_new (void)
@@ -39,11 +39,11 @@ history_load_key_set (sqlite3     *db,
 gboolean
 _nearby_history_load_sites (sqlite3     *db,
                             GHashTable  *favourites,
-                            GHashTable  *blocked_hosts,
+                            GHashTable  *hidden_sites,
                             GError     **error)
 {
   return history_load_key_set (db, "SELECT url FROM favourites", favourites, error) &&
-         history_load_key_set (db, "SELECT host FROM blocked_hosts", blocked_hosts, error);
+         history_load_key_set (db, "SELECT host FROM hidden_sites", hidden_sites, error);
 }
 
 static gpointer
@@ -260,53 +260,53 @@ nearby_history_is_favourite (NearbyHistory *self,
 }
 
 static gpointer
-history_block_host_run (NearbyHistoryWorker  *worker,
+history_hide_site_run (NearbyHistoryWorker  *worker,
                         NearbyHistoryJob     *job,
                         GError              **error)
 {
   return history_set_key_run (worker->db,
-                              "INSERT INTO blocked_hosts (host, blocked_us) VALUES (?1, ?2)"
+                              "INSERT INTO hidden_sites (host, hidden_us) VALUES (?1, ?2)"
                               " ON CONFLICT (host) DO NOTHING",
-                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS,
+                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_HIDDEN_SITES,
                               error);
 }
 
 static void
-history_block_host_apply (NearbyHistory    *self,
+history_hide_site_apply (NearbyHistory    *self,
                           NearbyHistoryJob *job)
 {
-  g_hash_table_add (self->blocked_hosts, g_strdup (job->key));
+  g_hash_table_add (self->hidden_sites, g_strdup (job->key));
 }
 
 static gpointer
-history_unblock_host_run (NearbyHistoryWorker  *worker,
+history_show_site_run (NearbyHistoryWorker  *worker,
                           NearbyHistoryJob     *job,
                           GError              **error)
 {
-  return history_set_key_run (worker->db, "DELETE FROM blocked_hosts WHERE host = ?1",
-                              job->key, 0, job, NEARBY_HISTORY_DATA_BLOCKED_HOSTS, error);
+  return history_set_key_run (worker->db, "DELETE FROM hidden_sites WHERE host = ?1",
+                              job->key, 0, job, NEARBY_HISTORY_DATA_HIDDEN_SITES, error);
 }
 
 static void
-history_unblock_host_apply (NearbyHistory    *self,
+history_show_site_apply (NearbyHistory    *self,
                             NearbyHistoryJob *job)
 {
-  g_hash_table_remove (self->blocked_hosts, job->key);
+  g_hash_table_remove (self->hidden_sites, job->key);
 }
 
 static gpointer
-history_list_blocked_hosts_run (NearbyHistoryWorker  *worker,
+history_list_hidden_sites_run (NearbyHistoryWorker  *worker,
                                 NearbyHistoryJob     *job,
                                 GError              **error)
 {
   job->result_destroy = (GDestroyNotify) g_strfreev;
   return history_list_keys (worker->db,
-                            "SELECT host FROM blocked_hosts ORDER BY blocked_us DESC, rowid DESC",
+                            "SELECT host FROM hidden_sites ORDER BY hidden_us DESC, rowid DESC",
                             error);
 }
 
 void
-nearby_history_block_host_async (NearbyHistory       *self,
+nearby_history_hide_site_async (NearbyHistory       *self,
                                  const char          *host,
                                  GCancellable        *cancellable,
                                  GAsyncReadyCallback  callback,
@@ -318,21 +318,21 @@ nearby_history_block_host_async (NearbyHistory       *self,
   g_return_if_fail (host != NULL);
 
   key = g_utf8_strdown (host, -1);
-  history_queue_key_job (self, history_block_host_run, history_block_host_apply,
-                         nearby_history_block_host_async, key,
+  history_queue_key_job (self, history_hide_site_run, history_hide_site_apply,
+                         nearby_history_hide_site_async, key,
                          cancellable, callback, user_data);
 }
 
 gboolean
-nearby_history_block_host_finish (NearbyHistory  *self,
+nearby_history_hide_site_finish (NearbyHistory  *self,
                                   GAsyncResult   *result,
                                   GError        **error)
 {
-  return history_finish_key_job (self, result, nearby_history_block_host_async, error);
+  return history_finish_key_job (self, result, nearby_history_hide_site_async, error);
 }
 
 void
-nearby_history_unblock_host_async (NearbyHistory       *self,
+nearby_history_show_site_async (NearbyHistory       *self,
                                    const char          *host,
                                    GCancellable        *cancellable,
                                    GAsyncReadyCallback  callback,
@@ -344,46 +344,46 @@ nearby_history_unblock_host_async (NearbyHistory       *self,
   g_return_if_fail (host != NULL);
 
   key = g_utf8_strdown (host, -1);
-  history_queue_key_job (self, history_unblock_host_run, history_unblock_host_apply,
-                         nearby_history_unblock_host_async, key,
+  history_queue_key_job (self, history_show_site_run, history_show_site_apply,
+                         nearby_history_show_site_async, key,
                          cancellable, callback, user_data);
 }
 
 gboolean
-nearby_history_unblock_host_finish (NearbyHistory  *self,
+nearby_history_show_site_finish (NearbyHistory  *self,
                                     GAsyncResult   *result,
                                     GError        **error)
 {
-  return history_finish_key_job (self, result, nearby_history_unblock_host_async, error);
+  return history_finish_key_job (self, result, nearby_history_show_site_async, error);
 }
 
 void
-nearby_history_list_blocked_hosts_async (NearbyHistory       *self,
+nearby_history_list_hidden_sites_async (NearbyHistory       *self,
                                          GCancellable        *cancellable,
                                          GAsyncReadyCallback  callback,
                                          gpointer             user_data)
 {
   g_return_if_fail (NEARBY_IS_HISTORY (self));
 
-  history_queue_key_job (self, history_list_blocked_hosts_run, NULL,
-                         nearby_history_list_blocked_hosts_async, NULL,
+  history_queue_key_job (self, history_list_hidden_sites_run, NULL,
+                         nearby_history_list_hidden_sites_async, NULL,
                          cancellable, callback, user_data);
 }
 
 char **
-nearby_history_list_blocked_hosts_finish (NearbyHistory  *self,
+nearby_history_list_hidden_sites_finish (NearbyHistory  *self,
                                           GAsyncResult   *result,
                                           GError        **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_blocked_hosts_async),
+  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_hidden_sites_async),
                         NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 gboolean
-nearby_history_is_host_blocked (NearbyHistory *self,
+nearby_history_is_site_hidden (NearbyHistory *self,
                                 const char    *host)
 {
   g_autofree char *key = NULL;
@@ -394,5 +394,5 @@ nearby_history_is_host_blocked (NearbyHistory *self,
     return FALSE;
 
   key = g_utf8_strdown (host, -1);
-  return g_hash_table_contains (self->blocked_hosts, key);
+  return g_hash_table_contains (self->hidden_sites, key);
 }

@@ -50,7 +50,7 @@ nearby_history_data_get_type (void)
       static const GFlagsValue values[] = {
         { NEARBY_HISTORY_DATA_VISITS, "NEARBY_HISTORY_DATA_VISITS", "visits" },
         { NEARBY_HISTORY_DATA_FAVOURITES, "NEARBY_HISTORY_DATA_FAVOURITES", "favourites" },
-        { NEARBY_HISTORY_DATA_BLOCKED_HOSTS, "NEARBY_HISTORY_DATA_BLOCKED_HOSTS", "blocked-hosts" },
+        { NEARBY_HISTORY_DATA_HIDDEN_SITES, "NEARBY_HISTORY_DATA_HIDDEN_SITES", "hidden-sites" },
         { NEARBY_HISTORY_DATA_CACHE, "NEARBY_HISTORY_DATA_CACHE", "cache" },
         { 0, NULL, NULL }
       };
@@ -252,7 +252,7 @@ history_clear_run (NearbyHistoryWorker  *worker,
   } tables[] = {
     { NEARBY_HISTORY_DATA_VISITS, "DELETE FROM visits" },
     { NEARBY_HISTORY_DATA_FAVOURITES, "DELETE FROM favourites" },
-    { NEARBY_HISTORY_DATA_BLOCKED_HOSTS, "DELETE FROM blocked_hosts" },
+    { NEARBY_HISTORY_DATA_HIDDEN_SITES, "DELETE FROM hidden_sites" },
     { NEARBY_HISTORY_DATA_CACHE, "DELETE FROM page_cache" },
   };
   g_autoptr(sqlite3_stmt) checkpoint = NULL;
@@ -307,8 +307,8 @@ history_clear_apply (NearbyHistory    *self,
     g_hash_table_remove_all (self->visit_stats);
   if ((job->what & NEARBY_HISTORY_DATA_FAVOURITES) != 0)
     g_hash_table_remove_all (self->favourites);
-  if ((job->what & NEARBY_HISTORY_DATA_BLOCKED_HOSTS) != 0)
-    g_hash_table_remove_all (self->blocked_hosts);
+  if ((job->what & NEARBY_HISTORY_DATA_HIDDEN_SITES) != 0)
+    g_hash_table_remove_all (self->hidden_sites);
 }
 
 void
@@ -347,10 +347,10 @@ history_open_apply (NearbyHistory    *self,
 
   g_clear_pointer (&self->visit_stats, g_hash_table_unref);
   g_clear_pointer (&self->favourites, g_hash_table_unref);
-  g_clear_pointer (&self->blocked_hosts, g_hash_table_unref);
+  g_clear_pointer (&self->hidden_sites, g_hash_table_unref);
   self->visit_stats = g_steal_pointer (&result->visit_stats);
   self->favourites = g_steal_pointer (&result->favourites);
-  self->blocked_hosts = g_steal_pointer (&result->blocked_hosts);
+  self->hidden_sites = g_steal_pointer (&result->hidden_sites);
 
   g_object_freeze_notify (G_OBJECT (self));
 
@@ -524,7 +524,7 @@ nearby_history_finalize (GObject *object)
   g_async_queue_unref (self->queue);
   g_clear_pointer (&self->visit_stats, g_hash_table_unref);
   g_clear_pointer (&self->favourites, g_hash_table_unref);
-  g_clear_pointer (&self->blocked_hosts, g_hash_table_unref);
+  g_clear_pointer (&self->hidden_sites, g_hash_table_unref);
   g_free (self->path);
   g_free (self->problem);
   g_free (self->set_aside_path);
@@ -657,5 +657,5 @@ nearby_history_init (NearbyHistory *self)
   self->cache_limit = NEARBY_HISTORY_DEFAULT_CACHE_LIMIT;
   self->visit_stats = _nearby_history_visit_stats_new ();
   self->favourites = _nearby_history_site_set_new ();
-  self->blocked_hosts = _nearby_history_site_set_new ();
+  self->hidden_sites = _nearby_history_site_set_new ();
 }

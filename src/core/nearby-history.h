@@ -1,4 +1,4 @@
-/* nearby-history.h: visits, favourites, blocked hosts and the page cache, kept in SQLite
+/* nearby-history.h: visits, favourites, hidden sites and the page cache, kept in SQLite
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,7 +29,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyVisit, nearby_visit_free)
 typedef enum {
   NEARBY_HISTORY_DATA_VISITS        = 1 << 0,
   NEARBY_HISTORY_DATA_FAVOURITES    = 1 << 1,
-  NEARBY_HISTORY_DATA_BLOCKED_HOSTS = 1 << 2,
+  NEARBY_HISTORY_DATA_HIDDEN_SITES = 1 << 2,
   NEARBY_HISTORY_DATA_CACHE         = 1 << 3,
   NEARBY_HISTORY_DATA_ALL           = 0xf,
 } NearbyHistoryData;
@@ -38,7 +38,7 @@ typedef enum {
 GType nearby_history_data_get_type (void) G_GNUC_CONST;
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define NEARBY_HISTORY_SCHEMA_VERSION 2
+#define NEARBY_HISTORY_SCHEMA_VERSION 3
 
 /* Stored pages and icons beyond this are pruned, oldest first. */
 #define NEARBY_HISTORY_DEFAULT_CACHE_LIMIT (32 * 1024 * 1024)
@@ -126,32 +126,33 @@ char         **nearby_history_list_favourites_finish (NearbyHistory        *self
 gboolean       nearby_history_is_favourite           (NearbyHistory        *self,
                                                       const char           *url);
 
-/* Hosts are compared case-insensitively. Undo of an unblock is blocking again (and the other
- * way round): nothing else is attached to a blocked host. */
-void           nearby_history_block_host_async       (NearbyHistory        *self,
+/* A hidden site is a host whose objects the list leaves out. Hosts are compared
+ * case-insensitively. Undo of showing a site again is hiding it again (and the other way round):
+ * nothing else is attached to a hidden site. */
+void           nearby_history_hide_site_async       (NearbyHistory        *self,
                                                       const char           *host,
                                                       GCancellable         *cancellable,
                                                       GAsyncReadyCallback   callback,
                                                       gpointer              user_data);
-gboolean       nearby_history_block_host_finish      (NearbyHistory        *self,
+gboolean       nearby_history_hide_site_finish      (NearbyHistory        *self,
                                                       GAsyncResult         *result,
                                                       GError              **error);
-void           nearby_history_unblock_host_async     (NearbyHistory        *self,
+void           nearby_history_show_site_async     (NearbyHistory        *self,
                                                       const char           *host,
                                                       GCancellable         *cancellable,
                                                       GAsyncReadyCallback   callback,
                                                       gpointer              user_data);
-gboolean       nearby_history_unblock_host_finish    (NearbyHistory        *self,
+gboolean       nearby_history_show_site_finish    (NearbyHistory        *self,
                                                       GAsyncResult         *result,
                                                       GError              **error);
-void           nearby_history_list_blocked_hosts_async  (NearbyHistory     *self,
+void           nearby_history_list_hidden_sites_async  (NearbyHistory     *self,
                                                          GCancellable      *cancellable,
                                                          GAsyncReadyCallback callback,
                                                          gpointer           user_data);
-char         **nearby_history_list_blocked_hosts_finish (NearbyHistory     *self,
+char         **nearby_history_list_hidden_sites_finish (NearbyHistory     *self,
                                                          GAsyncResult      *result,
                                                          GError           **error);
-gboolean       nearby_history_is_host_blocked        (NearbyHistory        *self,
+gboolean       nearby_history_is_site_hidden        (NearbyHistory        *self,
                                                       const char           *host);
 
 /* The entry is copied; its fetched_at_us is set to the time of storing. */

@@ -81,7 +81,7 @@ _nearby_scanner_proxy_get_boolean (GDBusProxy *proxy,
 }
 
 static gboolean
-adapter_is_blocked (GDBusProxy *adapter)
+adapter_is_rfkill_blocked (GDBusProxy *adapter)
 {
   g_autoptr(GVariant) value = g_dbus_proxy_get_cached_property (adapter, "PowerState");
 
@@ -229,7 +229,7 @@ refresh (NearbyScanner *self)
   if (!_nearby_scanner_proxy_get_boolean (self->adapter, "Powered", FALSE))
     {
       _nearby_scanner_end_session (self);
-      if (adapter_is_blocked (self->adapter))
+      if (adapter_is_rfkill_blocked (self->adapter))
         _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_RFKILL_BLOCKED,
                                    _("Bluetooth is blocked by airplane mode or a hardware switch"));
       else

@@ -19,8 +19,9 @@ G_BEGIN_DECLS
  * and ManufacturerData, invalid beacon frames included. An RSSI change re-emits the device's last
  * URL frame (or its last frame when it never sent a URL) with the new RSSI.
  *
- * "state" tells why there are no sightings: no-service, no-adapter, off, blocked, error (with
- * "state-message" in words), starting, scanning, or finished after nearby_scanner_stop_async().
+ * "state" tells why there are no sightings: no-service, no-adapter, off, rfkill-blocked, error
+ * (with "state-message" in words), starting, scanning, or finished after
+ * nearby_scanner_stop_async().
  * It recovers by itself: a restarted bluetoothd, a power cycle, an adapter unplugged and plugged
  * back, discovery stopped by someone else, or nothing heard for "stall-timeout" ms (doubling up
  * to 8 times while it stays quiet). Failed attempts are retried after "retry-interval" ms,

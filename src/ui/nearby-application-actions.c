@@ -165,7 +165,7 @@ toggle_favourite_action (GSimpleAction *action,
 }
 
 static void
-block_site_action (GSimpleAction *action,
+hide_site_action (GSimpleAction *action,
                    GVariant      *parameter,
                    gpointer       user_data)
 {
@@ -174,7 +174,7 @@ block_site_action (GSimpleAction *action,
   g_autofree char *title = g_strdup_printf (_("Objects from %s are hidden"), host);
   AdwToast *toast;
 
-  nearby_history_block_host_async (self->history, host, NULL, NULL, NULL);
+  nearby_history_hide_site_async (self->history, host, NULL, NULL, NULL);
 
   toast = adw_toast_new (title);
   adw_toast_set_button_label (toast, _("_Undo"));
@@ -184,7 +184,7 @@ block_site_action (GSimpleAction *action,
 }
 
 static void
-unblock_site_action (GSimpleAction *action,
+unhide_site_action (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
 {
@@ -193,7 +193,7 @@ unblock_site_action (GSimpleAction *action,
   g_autofree char *title = g_strdup_printf (_("Objects from %s are shown again"), host);
   AdwToast *toast = adw_toast_new (title);
 
-  nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
+  nearby_history_show_site_async (self->history, host, NULL, NULL, NULL);
 
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_action_name (toast, "app.set-site-hidden");
@@ -213,9 +213,9 @@ set_site_hidden_action (GSimpleAction *action,
 
   g_variant_get (parameter, "(&sb)", &host, &hidden);
   if (hidden)
-    nearby_history_block_host_async (self->history, host, NULL, NULL, NULL);
+    nearby_history_hide_site_async (self->history, host, NULL, NULL, NULL);
   else
-    nearby_history_unblock_host_async (self->history, host, NULL, NULL, NULL);
+    nearby_history_show_site_async (self->history, host, NULL, NULL, NULL);
 }
 
 static void
@@ -302,7 +302,7 @@ preferences_action (GSimpleAction *action,
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   gtk_window_present (GTK_WINDOW (nearby_preferences_new (window,
-                                                          G_LIST_MODEL (self->blocked_sites))));
+                                                          G_LIST_MODEL (self->hidden_sites))));
 }
 
 static void
@@ -587,8 +587,8 @@ static const GActionEntry app_actions[] = {
   { "open-url", open_url_action, "s" },
   { "copy-link", copy_link_action, "s" },
   { "toggle-favourite", toggle_favourite_action, "s" },
-  { "block-site", block_site_action, "s" },
-  { "unblock-site", unblock_site_action, "s" },
+  { "hide-site", hide_site_action, "s" },
+  { "show-site", unhide_site_action, "s" },
   { "set-site-hidden", set_site_hidden_action, "(sb)" },
   { "clear-history", clear_history_action },
   { "show-details", show_details_action, "s" },

@@ -27,12 +27,12 @@ struct _NearbyApplication
   NearbyResolver    *resolver;
   NearbyPageLoader  *page_loader;
   GtkFilterListModel *shown_objects;
-  GtkCustomFilter   *blocked_filter;
+  GtkCustomFilter   *hidden_sites_filter;
   NearbySource      *source;       /* what the window reports on: the scanner, a replay, a demo */
   NearbyDemo        *demo;
   NearbyScanner     *scanner;
   NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
-  GtkStringList     *blocked_sites;
+  GtkStringList     *hidden_sites;
   GCancellable      *cancellable;
 
   gboolean           developer;    /* --developer: for this run only */

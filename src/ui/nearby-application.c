@@ -187,32 +187,32 @@ host_of_url (const char *url)
 }
 
 static gboolean
-object_not_blocked (gpointer item,
+object_site_not_hidden (gpointer item,
                     gpointer user_data)
 {
   NearbyApplication *self = user_data;
   g_autofree char *host = host_of_url (nearby_object_get_url (NEARBY_OBJECT (item)));
 
-  return host == NULL || !nearby_history_is_host_blocked (self->history, host);
+  return host == NULL || !nearby_history_is_site_hidden (self->history, host);
 }
 
 static void
-on_blocked_hosts_listed (GObject      *source,
+on_hidden_sites_listed (GObject      *source,
                          GAsyncResult *result,
                          gpointer      user_data)
 {
   g_autoptr(NearbyApplication) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) hosts = nearby_history_list_blocked_hosts_finish (NEARBY_HISTORY (source), result,
+  g_auto(GStrv) hosts = nearby_history_list_hidden_sites_finish (NEARBY_HISTORY (source), result,
                                                                   &error);
 
   if (hosts == NULL)
     return;
 
-  gtk_string_list_splice (self->blocked_sites, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->blocked_sites)),
+  gtk_string_list_splice (self->hidden_sites, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->hidden_sites)),
                           (const char * const *) hosts);
-  gtk_filter_changed (GTK_FILTER (self->blocked_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_filter_changed (GTK_FILTER (self->hidden_sites_filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -221,9 +221,9 @@ on_history_changed (NearbyApplication *self,
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
 
-  if (what & NEARBY_HISTORY_DATA_BLOCKED_HOSTS)
-    nearby_history_list_blocked_hosts_async (self->history, self->cancellable,
-                                             on_blocked_hosts_listed, g_object_ref (self));
+  if (what & NEARBY_HISTORY_DATA_HIDDEN_SITES)
+    nearby_history_list_hidden_sites_async (self->history, self->cancellable,
+                                             on_hidden_sites_listed, g_object_ref (self));
 
   if (what & (NEARBY_HISTORY_DATA_VISITS | NEARBY_HISTORY_DATA_FAVOURITES))
     {
@@ -380,9 +380,9 @@ nearby_application_startup (GApplication *app)
                            G_CALLBACK (on_privacy_choice_changed), self, G_CONNECT_SWAPPED);
   on_developer_mode_changed (self);
 
-  self->blocked_filter = gtk_custom_filter_new (object_not_blocked, self, NULL);
+  self->hidden_sites_filter = gtk_custom_filter_new (object_site_not_hidden, self, NULL);
   self->shown_objects = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->objects)),
-                                                   g_object_ref (GTK_FILTER (self->blocked_filter)));
+                                                   g_object_ref (GTK_FILTER (self->hidden_sites_filter)));
 
   if (self->start_demo)
     {
@@ -420,7 +420,7 @@ nearby_application_finalize (GObject *object)
   NearbyApplication *self = NEARBY_APPLICATION (object);
 
   g_clear_object (&self->shown_objects);
-  g_clear_object (&self->blocked_filter);
+  g_clear_object (&self->hidden_sites_filter);
   g_clear_object (&self->page_loader);
   g_clear_object (&self->resolver);
   g_clear_object (&self->objects);
@@ -430,7 +430,7 @@ nearby_application_finalize (GObject *object)
   g_clear_object (&self->advertiser);
   g_clear_object (&self->history);
   g_clear_object (&self->settings);
-  g_clear_object (&self->blocked_sites);
+  g_clear_object (&self->hidden_sites);
   g_clear_object (&self->cancellable);
   g_free (self->replay_path);
 
@@ -503,7 +503,7 @@ static const GOptionEntry app_options[] = {
 static void
 nearby_application_init (NearbyApplication *self)
 {
-  self->blocked_sites = gtk_string_list_new (NULL);
+  self->hidden_sites = gtk_string_list_new (NULL);
 
   g_application_add_main_option_entries (G_APPLICATION (self), app_options);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[COMMAND …]"));

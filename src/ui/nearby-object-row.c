@@ -258,7 +258,7 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
   if (host != NULL)
     {
       item = g_menu_item_new (_("_Hide This Site"), NULL);
-      g_menu_item_set_action_and_target (item, "app.block-site", "s", host);
+      g_menu_item_set_action_and_target (item, "app.hide-site", "s", host);
       g_menu_append_item (object_section, item);
       g_clear_object (&item);
     }

@@ -16,7 +16,7 @@ struct _NearbyPreferences
   AdwPreferencesWindow  parent_instance;
 
   GSettings            *settings;
-  GListModel           *blocked_sites;
+  GListModel           *hidden_sites;
 
   AdwComboRow          *lookup_policy_row;
   GtkSwitch            *show_hidden_switch;
@@ -24,14 +24,14 @@ struct _NearbyPreferences
   GtkAdjustment        *expiry_adjustment;
   GtkAdjustment        *path_loss_adjustment;
   GtkSwitch            *developer_switch;
-  GtkListBox           *blocked_list;
+  GtkListBox           *hidden_sites_list;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyPreferences, nearby_preferences, ADW_TYPE_PREFERENCES_WINDOW)
 
 enum {
   PROP_0,
-  PROP_BLOCKED_SITES,
+  PROP_HIDDEN_SITES,
   N_PROPS
 };
 
@@ -70,7 +70,7 @@ position_to_policy (const GValue       *value,
 }
 
 static GtkWidget *
-create_blocked_row (gpointer item,
+create_hidden_site_row (gpointer item,
                     gpointer user_data)
 {
   const char *host = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
@@ -84,7 +84,7 @@ create_blocked_row (gpointer item,
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
   gtk_widget_add_css_class (button, "flat");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "app.unblock-site");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "app.show-site");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", host);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
 
@@ -93,12 +93,12 @@ create_blocked_row (gpointer item,
 
 NearbyPreferences *
 nearby_preferences_new (GtkWindow  *parent,
-                        GListModel *blocked_sites)
+                        GListModel *hidden_sites)
 {
   return g_object_new (NEARBY_TYPE_PREFERENCES,
                        "transient-for", parent,
                        "modal", TRUE,
-                       "blocked-sites", blocked_sites,
+                       "hidden-sites", hidden_sites,
                        NULL);
 }
 
@@ -109,9 +109,9 @@ nearby_preferences_constructed (GObject *object)
 
   G_OBJECT_CLASS (nearby_preferences_parent_class)->constructed (object);
 
-  if (self->blocked_sites != NULL)
-    gtk_list_box_bind_model (self->blocked_list, self->blocked_sites,
-                             create_blocked_row, NULL, NULL);
+  if (self->hidden_sites != NULL)
+    gtk_list_box_bind_model (self->hidden_sites_list, self->hidden_sites,
+                             create_hidden_site_row, NULL, NULL);
 }
 
 static void
@@ -121,7 +121,7 @@ nearby_preferences_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (object), NEARBY_TYPE_PREFERENCES);
   g_clear_object (&self->settings);
-  g_clear_object (&self->blocked_sites);
+  g_clear_object (&self->hidden_sites);
 
   G_OBJECT_CLASS (nearby_preferences_parent_class)->dispose (object);
 }
@@ -136,8 +136,8 @@ nearby_preferences_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_BLOCKED_SITES:
-      self->blocked_sites = g_value_dup_object (value);
+    case PROP_HIDDEN_SITES:
+      self->hidden_sites = g_value_dup_object (value);
       break;
 
     default:
@@ -155,8 +155,8 @@ nearby_preferences_class_init (NearbyPreferencesClass *klass)
   object_class->dispose = nearby_preferences_dispose;
   object_class->set_property = nearby_preferences_set_property;
 
-  properties[PROP_BLOCKED_SITES] =
-    g_param_spec_object ("blocked-sites", NULL, NULL,
+  properties[PROP_HIDDEN_SITES] =
+    g_param_spec_object ("hidden-sites", NULL, NULL,
                          G_TYPE_LIST_MODEL,
                          (G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
@@ -170,7 +170,7 @@ nearby_preferences_class_init (NearbyPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, expiry_adjustment);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, path_loss_adjustment);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, developer_switch);
-  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, blocked_list);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, hidden_sites_list);
 }
 
 static void

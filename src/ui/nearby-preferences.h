@@ -12,8 +12,8 @@ G_BEGIN_DECLS
 #define NEARBY_TYPE_PREFERENCES (nearby_preferences_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyPreferences, nearby_preferences, NEARBY, PREFERENCES, AdwPreferencesWindow)
 
-/* @blocked_sites: a GListModel of GtkStringObject, one per hidden host. */
+/* @hidden_sites: a GListModel of GtkStringObject, one per hidden host. */
 NearbyPreferences *nearby_preferences_new (GtkWindow  *parent,
-                                           GListModel *blocked_sites);
+                                           GListModel *hidden_sites);
 
 G_END_DECLS
