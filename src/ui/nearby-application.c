@@ -362,7 +362,7 @@ nearby_application_startup (GApplication *app)
                                 G_SETTINGS_BIND_GET, seconds_to_ms, NULL, NULL, NULL);
   g_settings_bind (self->settings, "path-loss-exponent", self->objects, "path-loss-exponent",
                    G_SETTINGS_BIND_GET);
-  g_settings_bind (self->settings, "show-hidden", self->objects, "show-invisible",
+  g_settings_bind (self->settings, "show-invisible", self->objects, "show-invisible",
                    G_SETTINGS_BIND_GET);
   self->resolver = nearby_resolver_new ();
   self->page_loader = nearby_page_loader_new (self->objects, self->resolver,

@@ -19,7 +19,7 @@ struct _NearbyPreferences
   GListModel           *hidden_sites;
 
   AdwComboRow          *lookup_policy_row;
-  GtkSwitch            *show_hidden_switch;
+  GtkSwitch            *show_invisible_switch;
   GtkAdjustment        *stale_adjustment;
   GtkAdjustment        *expiry_adjustment;
   GtkAdjustment        *path_loss_adjustment;
@@ -165,7 +165,7 @@ nearby_preferences_class_init (NearbyPreferencesClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nearbyweb/Nearby/nearby-preferences.ui");
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, lookup_policy_row);
-  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, show_hidden_switch);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, show_invisible_switch);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, stale_adjustment);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, expiry_adjustment);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, path_loss_adjustment);
@@ -183,8 +183,8 @@ nearby_preferences_init (NearbyPreferences *self)
                                 self->lookup_policy_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT,
                                 policy_to_position, position_to_policy, NULL, NULL);
-  g_settings_bind (self->settings, "show-hidden",
-                   self->show_hidden_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "show-invisible",
+                   self->show_invisible_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "stale-seconds",
                    self->stale_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "expiry-seconds",
