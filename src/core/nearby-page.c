@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 
 #include "nearby-page.h"
 #include "nearby-resolve-error.h"
@@ -218,6 +219,20 @@ dup_member (JsonObject *object,
   return g_strdup (json_node_get_string (node));
 }
 
+/* A number past what gint64 holds arrives as a double; converting it unbounded is undefined
+ * behaviour, and a damaged cache file must not decide what that does. */
+static gint64
+int64_from_double (double value)
+{
+  if (isnan (value))
+    return 0;
+  if (value >= 9223372036854775808.0)
+    return G_MAXINT64;
+  if (value < -9223372036854775808.0)
+    return G_MININT64;
+  return (gint64) value;
+}
+
 static gint64
 int_member (JsonObject *object,
             const char *name)
@@ -229,7 +244,7 @@ int_member (JsonObject *object,
   if (json_node_get_value_type (node) == G_TYPE_INT64)
     return json_node_get_int (node);
   if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    return (gint64) json_node_get_double (node);
+    return int64_from_double (json_node_get_double (node));
 
   return 0;
 }
@@ -359,8 +374,8 @@ nearby_page_new_from_json (const char  *json,
   timings = object_member (object, "timings");
   if (timings != NULL)
     {
-      page->headers_us = (gint64) (double_member (timings, "headers_ms") * 1000.0);
-      page->total_us = (gint64) (double_member (timings, "total_ms") * 1000.0);
+      page->headers_us = int64_from_double (double_member (timings, "headers_ms") * 1000.0);
+      page->total_us = int64_from_double (double_member (timings, "total_ms") * 1000.0);
       page->headers_us = MAX (page->headers_us, 0);
       page->total_us = MAX (page->total_us, 0);
     }
