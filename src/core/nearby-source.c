@@ -84,9 +84,14 @@ nearby_source_state_get_type (void)
 const char *
 nearby_source_state_to_string (NearbySourceState state)
 {
-  GEnumValue *value = g_enum_get_value (g_type_class_peek_static (NEARBY_TYPE_SOURCE_STATE),
-                                        state);
+  /* Kept for the process: the names are asked for before any source has made the class. */
+  static GEnumClass *klass;
+  GEnumValue *value;
 
+  if (g_once_init_enter (&klass))
+    g_once_init_leave (&klass, g_type_class_ref (NEARBY_TYPE_SOURCE_STATE));
+
+  value = g_enum_get_value (klass, state);
   return value != NULL ? value->value_nick : "unknown";
 }
 
