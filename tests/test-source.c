@@ -86,7 +86,8 @@ static void
 test_interface (void)
 {
   g_autoptr(NearbyTestSource) source = nearby_test_source_new ();
-  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_sighting_free);
+  g_autoptr(GPtrArray) seen =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_sighting_free);
   NearbyFrame first = nearby_test_url_frame ("https://a.example/", -20);
   NearbyFrame second = nearby_test_url_frame ("https://b.example/", -20);
   g_autofree char *message = NULL;
