@@ -164,6 +164,10 @@ def cli_has_no_gtk_and_no_ui():
                               ('gtk/', 'gdk/', 'adwaita.h'))
 
 
+def ui_includes_no_cli():
+    layer_includes_only_below('ui', {'ui', 'core', 'libnearby-frame'}, ())
+
+
 def web_layer_includes_only_below():
     problems = []
     for path in sources(os.path.join(SRC, 'core')):
@@ -203,6 +207,7 @@ if __name__ == '__main__':
         frame_library_is_libc_only,
         core_has_no_gtk_and_no_ui_or_cli,
         cli_has_no_gtk_and_no_ui,
+        ui_includes_no_cli,
         web_layer_includes_only_below,
         long_files_say_why,
     ])
