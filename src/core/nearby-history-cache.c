@@ -210,10 +210,7 @@ nearby_history_cache_lookup_finish (NearbyHistory  *self,
                                     GAsyncResult   *result,
                                     GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_cache_lookup_async), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _nearby_history_propagate_pointer (self, result, nearby_history_cache_lookup_async, error);
 }
 
 static gpointer

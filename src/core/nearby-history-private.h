@@ -101,6 +101,11 @@ gboolean          _nearby_history_propagate_boolean (NearbyHistory          *sel
                                                      GAsyncResult           *result,
                                                      gpointer                source_tag,
                                                      GError                **error);
+/* For the jobs that hand back a value: the value, which the caller owns, or NULL. */
+gpointer          _nearby_history_propagate_pointer (NearbyHistory          *self,
+                                                     GAsyncResult           *result,
+                                                     gpointer                source_tag,
+                                                     GError                **error);
 /* Whether a URL or host may be stored: not empty, not absurdly long, UTF-8. */
 gboolean          _nearby_history_key_is_acceptable (const char             *key);
 

@@ -243,11 +243,8 @@ nearby_history_list_favourites_finish (NearbyHistory  *self,
                                        GAsyncResult   *result,
                                        GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_favourites_async),
-                        NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _nearby_history_propagate_pointer (self, result, nearby_history_list_favourites_async,
+                                            error);
 }
 
 gboolean
@@ -375,11 +372,8 @@ nearby_history_list_hidden_sites_finish (NearbyHistory  *self,
                                           GAsyncResult   *result,
                                           GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_async_result_is_tagged (result, nearby_history_list_hidden_sites_async),
-                        NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _nearby_history_propagate_pointer (self, result, nearby_history_list_hidden_sites_async,
+                                            error);
 }
 
 gboolean

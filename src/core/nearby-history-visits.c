@@ -254,11 +254,7 @@ nearby_history_list_visits_finish (NearbyHistory  *self,
                                    GAsyncResult   *result,
                                    GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == nearby_history_list_visits_async,
-                        NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return _nearby_history_propagate_pointer (self, result, nearby_history_list_visits_async, error);
 }
 
 gboolean

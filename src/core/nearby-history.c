@@ -227,6 +227,18 @@ _nearby_history_propagate_boolean (NearbyHistory  *self,
   return TRUE;
 }
 
+gpointer
+_nearby_history_propagate_pointer (NearbyHistory  *self,
+                                   GAsyncResult   *result,
+                                   gpointer        source_tag,
+                                   GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* Beacon addresses are short, and even resolved ones are far below this: anything longer is
  * hostile, and would only bloat the snapshot and the file. */
 #define HISTORY_MAX_KEY_LENGTH 8192
