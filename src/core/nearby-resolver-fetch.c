@@ -312,15 +312,14 @@ job_send (Job *job)
                                  on_proxy_looked_up, job);
 }
 
-void
-_nearby_resolver_job_fetch (Job        *job,
-                            FetchKind   kind,
-                            const char *url)
+/* The first address and every redirect's are checked against the policy before they are
+ * asked for. */
+static void
+job_check_and_send (Job        *job,
+                    const char *url)
 {
   g_autoptr(GError) error = NULL;
 
-  _nearby_resolver_job_clear_fetch (job);
-  job->kind = kind;
   job->uri = _nearby_resolver_check_url (job->self, job->policy, url, &error);
   if (job->uri == NULL)
     {
@@ -329,6 +328,16 @@ _nearby_resolver_job_fetch (Job        *job,
     }
 
   job_send (job);
+}
+
+void
+_nearby_resolver_job_fetch (Job        *job,
+                            FetchKind   kind,
+                            const char *url)
+{
+  _nearby_resolver_job_clear_fetch (job);
+  job->kind = kind;
+  job_check_and_send (job, url);
 }
 
 static gboolean
@@ -400,14 +409,7 @@ follow_redirect (Job   *job,
   g_clear_object (&job->stream);
   g_clear_pointer (&job->uri, g_uri_unref);
   job->hops++;
-  job->uri = _nearby_resolver_check_url (job->self, job->policy, next_string, &error);
-  if (job->uri == NULL)
-    {
-      _nearby_resolver_job_fetch_done (job, error);
-      return;
-    }
-
-  job_send (job);
+  job_check_and_send (job, next_string);
 }
 
 static void
