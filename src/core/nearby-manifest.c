@@ -107,6 +107,73 @@ member_array (JsonObject *object,
   return json_node_get_array (node);
 }
 
+/* Reads one entry of a list ("icons", "shortcuts"): what to keep of it, or NULL. */
+typedef gpointer (*EntryReader) (JsonObject *entry,
+                                 const char *manifest_url);
+
+static gpointer
+read_icon (JsonObject *icon,
+           const char *manifest_url)
+{
+  g_autofree char *src = member_text (icon, "src", NEARBY_URL_MAX_LEN);
+  g_autofree char *url = nearby_url_resolve (manifest_url, src);
+  g_autofree char *type = NULL;
+  g_autofree char *sizes = NULL;
+
+  if (url == NULL)
+    return NULL;
+
+  type = member_text (icon, "type", 64);
+  sizes = member_text (icon, "sizes", 128);
+
+  return nearby_page_icon_new (url, "manifest", type, nearby_page_icon_parse_sizes (sizes));
+}
+
+static gpointer
+read_shortcut (JsonObject *shortcut,
+               const char *manifest_url)
+{
+  g_autofree char *title = member_text (shortcut, "name", 80);
+  g_autofree char *href = NULL;
+  g_autofree char *url = NULL;
+
+  if (title == NULL)
+    title = member_text (shortcut, "short_name", 80);
+  href = member_text (shortcut, "url", NEARBY_URL_MAX_LEN);
+  url = nearby_url_resolve (manifest_url, href);
+  if (title == NULL || url == NULL)
+    return NULL;
+
+  return nearby_page_action_new (title, url);
+}
+
+/* Keeps at most @max entries of the list @name; entries that are not objects, or that
+ * @read_entry refuses, are skipped and do not count. */
+static void
+read_list (JsonObject  *object,
+           const char  *name,
+           const char  *manifest_url,
+           EntryReader  read_entry,
+           guint        max,
+           GPtrArray   *entries)
+{
+  JsonArray *array = member_array (object, name);
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      gpointer entry;
+
+      if (entries->len >= max)
+        break;
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      entry = read_entry (json_node_get_object (node), manifest_url);
+      if (entry != NULL)
+        g_ptr_array_add (entries, entry);
+    }
+}
+
 NearbyManifest *
 nearby_manifest_parse (const char    *manifest_url,
                        const guint8  *data,
@@ -117,7 +184,6 @@ nearby_manifest_parse (const char    *manifest_url,
   g_autoptr(NearbyManifest) manifest = NULL;
   JsonNode *root;
   JsonObject *object;
-  JsonArray *array;
 
   if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
     {
@@ -158,54 +224,10 @@ nearby_manifest_parse (const char    *manifest_url,
   manifest->short_name = member_text (object, "short_name", NEARBY_PAGE_META_MAX_TITLE);
   manifest->description = member_text (object, "description", NEARBY_PAGE_META_MAX_DESC);
 
-  array = member_array (object, "icons");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autofree char *src = NULL;
-      g_autofree char *url = NULL;
-      g_autofree char *type = NULL;
-      g_autofree char *sizes = NULL;
-      JsonObject *icon;
-
-      if (manifest->icons->len >= NEARBY_PAGE_META_MAX_ICONS)
-        break;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      icon = json_node_get_object (node);
-      src = member_text (icon, "src", NEARBY_URL_MAX_LEN);
-      url = nearby_url_resolve (manifest_url, src);
-      if (url == NULL)
-        continue;
-      type = member_text (icon, "type", 64);
-      sizes = member_text (icon, "sizes", 128);
-      g_ptr_array_add (manifest->icons, nearby_page_icon_new (url, "manifest", type,
-                                                              nearby_page_icon_parse_sizes (sizes)));
-    }
-
-  array = member_array (object, "shortcuts");
-  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autofree char *title = NULL;
-      g_autofree char *href = NULL;
-      g_autofree char *url = NULL;
-      JsonObject *shortcut;
-
-      if (manifest->actions->len >= NEARBY_MANIFEST_MAX_ACTIONS)
-        break;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      shortcut = json_node_get_object (node);
-      title = member_text (shortcut, "name", 80);
-      if (title == NULL)
-        title = member_text (shortcut, "short_name", 80);
-      href = member_text (shortcut, "url", NEARBY_URL_MAX_LEN);
-      url = nearby_url_resolve (manifest_url, href);
-      if (title == NULL || url == NULL)
-        continue;
-      g_ptr_array_add (manifest->actions, nearby_page_action_new (title, url));
-    }
+  read_list (object, "icons", manifest_url, read_icon, NEARBY_PAGE_META_MAX_ICONS,
+             manifest->icons);
+  read_list (object, "shortcuts", manifest_url, read_shortcut, NEARBY_MANIFEST_MAX_ACTIONS,
+             manifest->actions);
 
   return g_steal_pointer (&manifest);
 }
