@@ -14,6 +14,7 @@
 
 #include "nearby-frame-json.h"
 #include "nearby-hex.h"
+#include "nearby-json.h"
 #include "nearby-object-json.h"
 
 static void
@@ -33,23 +34,11 @@ add_time_member (JsonBuilder *builder,
 }
 
 static void
-add_string_member (JsonBuilder *builder,
-                   const char  *name,
-                   const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
 add_device (JsonBuilder              *builder,
             const NearbyObjectDevice *device)
 {
   json_builder_begin_object (builder);
-  add_string_member (builder, "address", nearby_object_device_get_address (device));
+  nearby_json_add_string_member (builder, "address", nearby_object_device_get_address (device));
   add_time_member (builder, "last_seen", nearby_object_device_get_last_seen (device));
   json_builder_set_member_name (builder, "frames");
   json_builder_begin_array (builder);
@@ -68,10 +57,10 @@ add_device (JsonBuilder              *builder,
         {
           g_autofree char *hex = nearby_hex_format (raw, raw_len);
 
-          add_string_member (builder, "raw", hex);
+          nearby_json_add_string_member (builder, "raw", hex);
         }
       else
-        add_string_member (builder, "raw", NULL);
+        nearby_json_add_string_member (builder, "raw", NULL);
       nearby_frame_add_json_members (frame, builder);
       json_builder_end_object (builder);
     }
@@ -96,9 +85,9 @@ nearby_object_to_json (NearbyObject *object,
   tx_power = nearby_object_get_tx_power (object);
 
   json_builder_begin_object (builder);
-  add_string_member (builder, "key", nearby_object_get_key (object));
-  add_string_member (builder, "url", nearby_object_get_url (object));
-  add_string_member (builder, "title", nearby_object_get_title (object));
+  nearby_json_add_string_member (builder, "key", nearby_object_get_key (object));
+  nearby_json_add_string_member (builder, "url", nearby_object_get_url (object));
+  nearby_json_add_string_member (builder, "title", nearby_object_get_title (object));
   json_builder_set_member_name (builder, "distance_m");
   if (distance >= 0)
     json_builder_add_double_value (builder, round (distance * 100) / 100);

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 
+#include "nearby-json.h"
 #include "nearby-page.h"
 #include "nearby-resolve-error.h"
 
@@ -101,18 +102,6 @@ nearby_page_get_error_code (NearbyPage *page)
   return nearby_resolve_error_to_string (page->error->code);
 }
 
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 char *
 nearby_page_to_json (NearbyPage *page,
                      gboolean    pretty)
@@ -124,8 +113,8 @@ nearby_page_to_json (NearbyPage *page,
   g_return_val_if_fail (page != NULL, NULL);
 
   json_builder_begin_object (builder);
-  add_string (builder, "url", page->url);
-  add_string (builder, "final_url", page->final_url);
+  nearby_json_add_string_member (builder, "url", page->url);
+  nearby_json_add_string_member (builder, "final_url", page->final_url);
   json_builder_set_member_name (builder, "status");
   json_builder_add_int_value (builder, page->status);
 
@@ -136,25 +125,25 @@ nearby_page_to_json (NearbyPage *page,
       NearbyRedirect *redirect = g_ptr_array_index (page->redirects, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "url", redirect->url);
+      nearby_json_add_string_member (builder, "url", redirect->url);
       json_builder_set_member_name (builder, "status");
       json_builder_add_int_value (builder, redirect->status);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
 
-  add_string (builder, "title", page->title);
-  add_string (builder, "description", page->description);
-  add_string (builder, "canonical_url", page->canonical_url);
-  add_string (builder, "manifest_url", page->manifest_url);
-  add_string (builder, "manifest_name", page->manifest_name);
-  add_string (builder, "icon_url", page->icon_url);
+  nearby_json_add_string_member (builder, "title", page->title);
+  nearby_json_add_string_member (builder, "description", page->description);
+  nearby_json_add_string_member (builder, "canonical_url", page->canonical_url);
+  nearby_json_add_string_member (builder, "manifest_url", page->manifest_url);
+  nearby_json_add_string_member (builder, "manifest_name", page->manifest_name);
+  nearby_json_add_string_member (builder, "icon_url", page->icon_url);
 
   json_builder_set_member_name (builder, "icon");
   if (page->icon_type != NULL)
     {
       json_builder_begin_object (builder);
-      add_string (builder, "type", page->icon_type);
+      nearby_json_add_string_member (builder, "type", page->icon_type);
       json_builder_set_member_name (builder, "width");
       json_builder_add_int_value (builder, page->icon_width);
       json_builder_set_member_name (builder, "height");
@@ -173,8 +162,8 @@ nearby_page_to_json (NearbyPage *page,
       NearbyPageAction *action = g_ptr_array_index (page->actions, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "title", action->title);
-      add_string (builder, "url", action->url);
+      nearby_json_add_string_member (builder, "title", action->title);
+      nearby_json_add_string_member (builder, "url", action->url);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -195,8 +184,8 @@ nearby_page_to_json (NearbyPage *page,
   json_builder_set_member_name (builder, "from_cache");
   json_builder_add_boolean_value (builder, page->from_cache);
 
-  add_string (builder, "error", page->error ? page->error->message : NULL);
-  add_string (builder, "error_code", nearby_page_get_error_code (page));
+  nearby_json_add_string_member (builder, "error", page->error ? page->error->message : NULL);
+  nearby_json_add_string_member (builder, "error_code", nearby_page_get_error_code (page));
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
