@@ -12,17 +12,14 @@ object_with_string_member (const char *name,
                            const char *value)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   nearby_json_add_string_member (builder, name, value);
   json_builder_end_object (builder);
-
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
 
-  return json_generator_to_data (generator, NULL);
+  return json_to_string (root, FALSE);
 }
 
 static void

@@ -73,7 +73,6 @@ nearby_object_to_json (NearbyObject *object,
                        gboolean      pretty)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   double distance, rssi;
   int tx_power;
@@ -130,7 +129,5 @@ nearby_object_to_json (NearbyObject *object,
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, pretty);
-  return json_generator_to_data (generator, NULL);
+  return json_to_string (root, pretty);
 }

@@ -107,7 +107,6 @@ nearby_page_to_json (NearbyPage *page,
                      gboolean    pretty)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
 
   g_return_val_if_fail (page != NULL, NULL);
@@ -189,10 +188,8 @@ nearby_page_to_json (NearbyPage *page,
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, pretty);
 
-  return json_generator_to_data (generator, NULL);
+  return json_to_string (root, pretty);
 }
 
 static char *
