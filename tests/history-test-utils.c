@@ -79,6 +79,23 @@ list_visits (NearbyHistory *history,
   return visits;
 }
 
+static void
+on_changed (NearbyHistory     *history,
+            NearbyHistoryData  what,
+            gpointer           data)
+{
+  guint *seen = data;
+
+  *seen |= what;
+}
+
+void
+collect_changes (NearbyHistory *history,
+                 guint         *seen)
+{
+  g_signal_connect (history, "changed", G_CALLBACK (on_changed), seen);
+}
+
 void
 run_key_job (NearbyHistory *history,
              KeyAsync       start,

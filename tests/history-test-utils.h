@@ -27,6 +27,9 @@ void              record_visit     (NearbyHistory *history,
                                     gint64         time_us);
 GPtrArray        *list_visits      (NearbyHistory *history,
                                     guint          limit);
+/* From now on, ORs into *@seen what each "changed" signal of @history says has changed. */
+void              collect_changes  (NearbyHistory *history,
+                                    guint         *seen);
 
 typedef void     (*KeyAsync)  (NearbyHistory *, const char *, GCancellable *,
                                GAsyncReadyCallback, gpointer);

@@ -12,16 +12,6 @@
 /* Visits */
 
 static void
-on_changed (NearbyHistory     *history,
-            NearbyHistoryData  what,
-            gpointer           data)
-{
-  guint *seen = data;
-
-  *seen |= what;
-}
-
-static void
 test_visits (void)
 {
   g_auto(TempHistory) temp = { 0 };
@@ -38,7 +28,7 @@ test_visits (void)
   history = open_history (temp.path);
   g_assert_null (nearby_history_get_problem (history));
   g_assert_true (nearby_history_get_persistent (history));
-  g_signal_connect (history, "changed", G_CALLBACK (on_changed), &changed);
+  collect_changes (history, &changed);
 
   g_assert_false (nearby_history_get_visit_stats (history, "https://a.example/x", &count, &last));
   g_assert_cmpuint (count, ==, 0);
