@@ -15,16 +15,22 @@ test_favourites (void)
   g_auto(TempHistory) temp = { 0 };
   g_auto(GStrv) list = NULL;
   NearbyHistory *history;
+  guint changed = 0;
 
   temp_history_init (&temp);
   history = open_history (temp.path);
+  collect_changes (history, &changed);
 
   run_key_job (history, nearby_history_add_favourite_async, nearby_history_add_favourite_finish,
                "https://x.example/");
+  g_assert_cmpuint (changed, ==, NEARBY_HISTORY_DATA_FAVOURITES);
   run_key_job (history, nearby_history_add_favourite_async, nearby_history_add_favourite_finish,
                "https://y.example/");
+  /* Already a favourite: nothing changed, nothing to redraw. */
+  changed = 0;
   run_key_job (history, nearby_history_add_favourite_async, nearby_history_add_favourite_finish,
                "https://x.example/");
+  g_assert_cmpuint (changed, ==, 0);
   g_assert_true (nearby_history_is_favourite (history, "https://x.example/"));
   g_assert_false (nearby_history_is_favourite (history, "https://z.example/"));
 
@@ -37,6 +43,7 @@ test_favourites (void)
   run_key_job (history, nearby_history_remove_favourite_async,
                nearby_history_remove_favourite_finish, "https://x.example/");
   g_assert_false (nearby_history_is_favourite (history, "https://x.example/"));
+  g_assert_cmpuint (changed, ==, NEARBY_HISTORY_DATA_FAVOURITES);
   g_clear_pointer (&list, g_strfreev);
   list = run_list_job (history, nearby_history_list_favourites_async,
                        nearby_history_list_favourites_finish);
@@ -57,20 +64,25 @@ test_hidden_sites (void)
   g_auto(TempHistory) temp = { 0 };
   g_auto(GStrv) list = NULL;
   NearbyHistory *history;
+  guint changed = 0;
 
   temp_history_init (&temp);
   history = open_history (temp.path);
+  collect_changes (history, &changed);
 
   run_key_job (history, nearby_history_hide_site_async, nearby_history_hide_site_finish,
                "Tracker.Example");
+  g_assert_cmpuint (changed, ==, NEARBY_HISTORY_DATA_HIDDEN_SITES);
   g_assert_true (nearby_history_is_site_hidden (history, "tracker.example"));
   g_assert_true (nearby_history_is_site_hidden (history, "TRACKER.example"));
   g_assert_false (nearby_history_is_site_hidden (history, "example"));
 
   /* Show again, then undo that. */
+  changed = 0;
   run_key_job (history, nearby_history_show_site_async, nearby_history_show_site_finish,
                "tracker.example");
   g_assert_false (nearby_history_is_site_hidden (history, "tracker.example"));
+  g_assert_cmpuint (changed, ==, NEARBY_HISTORY_DATA_HIDDEN_SITES);
   list = run_list_job (history, nearby_history_list_hidden_sites_async,
                        nearby_history_list_hidden_sites_finish);
   g_assert_cmpuint (g_strv_length (list), ==, 0);
