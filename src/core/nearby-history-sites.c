@@ -46,13 +46,13 @@ _nearby_history_load_sites (sqlite3     *db,
          history_load_key_set (db, "SELECT host FROM hidden_sites", hidden_sites, error);
 }
 
+/* Adds or removes job->key: the statement binds it as ?1, and the time as ?2 when @time_us is
+ * not 0. */
 static gpointer
 history_set_key_run (sqlite3            *db,
                      const char         *sql,
-                     const char         *key,
                      gint64              time_us,
                      NearbyHistoryJob   *job,
-                     NearbyHistoryData   what,
                      GError            **error)
 {
   g_autoptr(sqlite3_stmt) stmt = _nearby_history_prepare (db, sql, error);
@@ -60,7 +60,7 @@ history_set_key_run (sqlite3            *db,
   if (stmt == NULL)
     return NULL;
 
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
   if (time_us != 0)
     sqlite3_bind_int64 (stmt, 2, time_us);
 
@@ -68,7 +68,7 @@ history_set_key_run (sqlite3            *db,
     return NULL;
 
   if (sqlite3_changes (db) > 0)
-    job->changed = what;
+    job->changed = job->what;
 
   return GINT_TO_POINTER (TRUE);
 }
@@ -97,55 +97,85 @@ history_list_keys (sqlite3     *db,
   return g_strv_builder_end (builder);
 }
 
-static gpointer
-history_add_favourite_run (NearbyHistoryWorker  *worker,
-                           NearbyHistoryJob     *job,
-                           GError              **error)
+/* Favourites and hidden sites are both sets of keys the user marks, each with a table and a
+ * snapshot; the same jobs serve both, told apart by job->what. */
+
+typedef struct {
+  const char *add_sql;
+  const char *remove_sql;
+  const char *list_sql;
+} HistoryKeyTable;
+
+static const HistoryKeyTable favourites_table = {
+  "INSERT INTO favourites (url, added_us) VALUES (?1, ?2) ON CONFLICT (url) DO NOTHING",
+  "DELETE FROM favourites WHERE url = ?1",
+  "SELECT url FROM favourites ORDER BY added_us DESC, rowid DESC",
+};
+
+static const HistoryKeyTable hidden_sites_table = {
+  "INSERT INTO hidden_sites (host, hidden_us) VALUES (?1, ?2) ON CONFLICT (host) DO NOTHING",
+  "DELETE FROM hidden_sites WHERE host = ?1",
+  "SELECT host FROM hidden_sites ORDER BY hidden_us DESC, rowid DESC",
+};
+
+static const HistoryKeyTable *
+history_key_table (NearbyHistoryJob *job)
 {
-  return history_set_key_run (worker->db,
-                              "INSERT INTO favourites (url, added_us) VALUES (?1, ?2)"
-                              " ON CONFLICT (url) DO NOTHING",
-                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+  return job->what == NEARBY_HISTORY_DATA_FAVOURITES ? &favourites_table : &hidden_sites_table;
+}
+
+static GHashTable *
+history_key_snapshot (NearbyHistory    *self,
+                      NearbyHistoryJob *job)
+{
+  return job->what == NEARBY_HISTORY_DATA_FAVOURITES ? self->favourites : self->hidden_sites;
+}
+
+static gpointer
+history_add_key_run (NearbyHistoryWorker  *worker,
+                     NearbyHistoryJob     *job,
+                     GError              **error)
+{
+  return history_set_key_run (worker->db, history_key_table (job)->add_sql, job->time_us, job,
+                              error);
 }
 
 static void
-history_add_favourite_apply (NearbyHistory    *self,
-                             NearbyHistoryJob *job)
+history_add_key_apply (NearbyHistory    *self,
+                       NearbyHistoryJob *job)
 {
-  g_hash_table_add (self->favourites, g_strdup (job->key));
+  g_hash_table_add (history_key_snapshot (self, job), g_strdup (job->key));
 }
 
 static gpointer
-history_remove_favourite_run (NearbyHistoryWorker  *worker,
-                              NearbyHistoryJob     *job,
-                              GError              **error)
+history_remove_key_run (NearbyHistoryWorker  *worker,
+                        NearbyHistoryJob     *job,
+                        GError              **error)
 {
-  return history_set_key_run (worker->db, "DELETE FROM favourites WHERE url = ?1",
-                              job->key, 0, job, NEARBY_HISTORY_DATA_FAVOURITES, error);
+  return history_set_key_run (worker->db, history_key_table (job)->remove_sql, 0, job, error);
 }
 
 static void
-history_remove_favourite_apply (NearbyHistory    *self,
-                                NearbyHistoryJob *job)
+history_remove_key_apply (NearbyHistory    *self,
+                          NearbyHistoryJob *job)
 {
-  g_hash_table_remove (self->favourites, job->key);
+  g_hash_table_remove (history_key_snapshot (self, job), job->key);
 }
 
 static gpointer
-history_list_favourites_run (NearbyHistoryWorker  *worker,
-                             NearbyHistoryJob     *job,
-                             GError              **error)
+history_list_keys_run (NearbyHistoryWorker  *worker,
+                       NearbyHistoryJob     *job,
+                       GError              **error)
 {
   job->result_destroy = (GDestroyNotify) g_strfreev;
-  return history_list_keys (worker->db,
-                            "SELECT url FROM favourites ORDER BY added_us DESC, rowid DESC",
-                            error);
+  return history_list_keys (worker->db, history_key_table (job)->list_sql, error);
 }
 
 static void
 history_queue_key_job (NearbyHistory         *self,
                        NearbyHistoryJobRun    run,
                        NearbyHistoryJobApply  apply,
+                       NearbyHistoryData      what,
                        gpointer               source_tag,
                        const char            *key,
                        GCancellable          *cancellable,
@@ -163,6 +193,7 @@ history_queue_key_job (NearbyHistory         *self,
     }
 
   job = _nearby_history_job_new (self, run, apply, source_tag, cancellable, callback, user_data);
+  job->what = what;
   job->key = g_strdup (key);
   job->time_us = g_get_real_time ();
   _nearby_history_job_queue (self, job);
@@ -189,8 +220,8 @@ nearby_history_add_favourite_async (NearbyHistory       *self,
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (url != NULL);
 
-  history_queue_key_job (self, history_add_favourite_run, history_add_favourite_apply,
-                         nearby_history_add_favourite_async, url,
+  history_queue_key_job (self, history_add_key_run, history_add_key_apply,
+                         NEARBY_HISTORY_DATA_FAVOURITES, nearby_history_add_favourite_async, url,
                          cancellable, callback, user_data);
 }
 
@@ -212,8 +243,8 @@ nearby_history_remove_favourite_async (NearbyHistory       *self,
   g_return_if_fail (NEARBY_IS_HISTORY (self));
   g_return_if_fail (url != NULL);
 
-  history_queue_key_job (self, history_remove_favourite_run, history_remove_favourite_apply,
-                         nearby_history_remove_favourite_async, url,
+  history_queue_key_job (self, history_remove_key_run, history_remove_key_apply,
+                         NEARBY_HISTORY_DATA_FAVOURITES, nearby_history_remove_favourite_async, url,
                          cancellable, callback, user_data);
 }
 
@@ -233,8 +264,8 @@ nearby_history_list_favourites_async (NearbyHistory       *self,
 {
   g_return_if_fail (NEARBY_IS_HISTORY (self));
 
-  history_queue_key_job (self, history_list_favourites_run, NULL,
-                         nearby_history_list_favourites_async, NULL,
+  history_queue_key_job (self, history_list_keys_run, NULL,
+                         NEARBY_HISTORY_DATA_FAVOURITES, nearby_history_list_favourites_async, NULL,
                          cancellable, callback, user_data);
 }
 
@@ -256,52 +287,6 @@ nearby_history_is_favourite (NearbyHistory *self,
   return url != NULL && g_hash_table_contains (self->favourites, url);
 }
 
-static gpointer
-history_hide_site_run (NearbyHistoryWorker  *worker,
-                        NearbyHistoryJob     *job,
-                        GError              **error)
-{
-  return history_set_key_run (worker->db,
-                              "INSERT INTO hidden_sites (host, hidden_us) VALUES (?1, ?2)"
-                              " ON CONFLICT (host) DO NOTHING",
-                              job->key, job->time_us, job, NEARBY_HISTORY_DATA_HIDDEN_SITES,
-                              error);
-}
-
-static void
-history_hide_site_apply (NearbyHistory    *self,
-                          NearbyHistoryJob *job)
-{
-  g_hash_table_add (self->hidden_sites, g_strdup (job->key));
-}
-
-static gpointer
-history_show_site_run (NearbyHistoryWorker  *worker,
-                          NearbyHistoryJob     *job,
-                          GError              **error)
-{
-  return history_set_key_run (worker->db, "DELETE FROM hidden_sites WHERE host = ?1",
-                              job->key, 0, job, NEARBY_HISTORY_DATA_HIDDEN_SITES, error);
-}
-
-static void
-history_show_site_apply (NearbyHistory    *self,
-                            NearbyHistoryJob *job)
-{
-  g_hash_table_remove (self->hidden_sites, job->key);
-}
-
-static gpointer
-history_list_hidden_sites_run (NearbyHistoryWorker  *worker,
-                                NearbyHistoryJob     *job,
-                                GError              **error)
-{
-  job->result_destroy = (GDestroyNotify) g_strfreev;
-  return history_list_keys (worker->db,
-                            "SELECT host FROM hidden_sites ORDER BY hidden_us DESC, rowid DESC",
-                            error);
-}
-
 void
 nearby_history_hide_site_async (NearbyHistory       *self,
                                  const char          *host,
@@ -315,8 +300,8 @@ nearby_history_hide_site_async (NearbyHistory       *self,
   g_return_if_fail (host != NULL);
 
   key = g_utf8_strdown (host, -1);
-  history_queue_key_job (self, history_hide_site_run, history_hide_site_apply,
-                         nearby_history_hide_site_async, key,
+  history_queue_key_job (self, history_add_key_run, history_add_key_apply,
+                         NEARBY_HISTORY_DATA_HIDDEN_SITES, nearby_history_hide_site_async, key,
                          cancellable, callback, user_data);
 }
 
@@ -341,8 +326,8 @@ nearby_history_show_site_async (NearbyHistory       *self,
   g_return_if_fail (host != NULL);
 
   key = g_utf8_strdown (host, -1);
-  history_queue_key_job (self, history_show_site_run, history_show_site_apply,
-                         nearby_history_show_site_async, key,
+  history_queue_key_job (self, history_remove_key_run, history_remove_key_apply,
+                         NEARBY_HISTORY_DATA_HIDDEN_SITES, nearby_history_show_site_async, key,
                          cancellable, callback, user_data);
 }
 
@@ -362,8 +347,9 @@ nearby_history_list_hidden_sites_async (NearbyHistory       *self,
 {
   g_return_if_fail (NEARBY_IS_HISTORY (self));
 
-  history_queue_key_job (self, history_list_hidden_sites_run, NULL,
-                         nearby_history_list_hidden_sites_async, NULL,
+  history_queue_key_job (self, history_list_keys_run, NULL,
+                         NEARBY_HISTORY_DATA_HIDDEN_SITES, nearby_history_list_hidden_sites_async,
+                         NULL,
                          cancellable, callback, user_data);
 }
 
