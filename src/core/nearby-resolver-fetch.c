@@ -131,34 +131,38 @@ expiry_from_headers (SoupMessage *message)
   return g_get_real_time () + seconds * G_USEC_PER_SEC;
 }
 
+/* Ends the fetch after the transfer failed with @io_error, saying why in the user's words. */
 static void
-set_fetch_error (GError     **error,
-                 Job         *job,
-                 const GError *io_error)
+fetch_failed (Job          *job,
+              const GError *io_error)
 {
+  g_autoptr(GError) error = NULL;
+
   if (job->policy_error != NULL)
-    g_propagate_error (error, g_error_copy (job->policy_error));
+    error = g_error_copy (job->policy_error);
   else if (job->timed_out)
-    g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
+    g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
                  g_dngettext (GETTEXT_PACKAGE, "No answer within %u second",
                               "No answer within %u seconds",
                               (job->self->deadline_ms + 999) / 1000),
                  (job->self->deadline_ms + 999) / 1000);
   else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_propagate_error (error, g_error_copy (io_error));
+    error = g_error_copy (io_error);
   else if (io_error->domain == G_TLS_ERROR ||
            (job->message != NULL && soup_message_get_tls_peer_certificate_errors (job->message) != 0))
-    g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TLS,
+    g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TLS,
                  _("The secure connection failed: %s"), io_error->message);
   else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-    g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
+    g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TIMEOUT,
                  _("The server stopped answering: %s"), io_error->message);
   else if (io_error->domain == G_RESOLVER_ERROR)
-    g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
+    g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
                  _("Cannot find the server: %s"), io_error->message);
   else
-    g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
+    g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
                  "%s", io_error->message);
+
+  _nearby_resolver_job_fetch_done (job, error);
 }
 
 static gboolean
@@ -239,14 +243,12 @@ on_proxy_looked_up (GObject      *source,
 {
   Job *job = user_data;
   g_autoptr(GError) io_error = NULL;
-  g_autoptr(GError) error = NULL;
   g_auto(GStrv) proxies = NULL;
 
   proxies = g_proxy_resolver_lookup_finish (G_PROXY_RESOLVER (source), result, &io_error);
   if (proxies == NULL && g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      set_fetch_error (&error, job, io_error);
-      _nearby_resolver_job_fetch_done (job, error);
+      fetch_failed (job, io_error);
       return;
     }
 
@@ -426,8 +428,7 @@ on_sent (GObject      *source,
   stream = soup_session_send_finish (SOUP_SESSION (source), result, &io_error);
   if (stream == NULL)
     {
-      set_fetch_error (&error, job, io_error);
-      _nearby_resolver_job_fetch_done (job, error);
+      fetch_failed (job, io_error);
       return;
     }
 
@@ -555,8 +556,7 @@ on_read (GObject      *source,
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &io_error);
   if (bytes == NULL)
     {
-      set_fetch_error (&error, job, io_error);
-      _nearby_resolver_job_fetch_done (job, error);
+      fetch_failed (job, io_error);
       return;
     }
 
