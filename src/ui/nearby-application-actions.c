@@ -165,40 +165,51 @@ toggle_favourite_action (GSimpleAction *action,
 }
 
 static void
-hide_site_action (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
+set_site_hidden (NearbyApplication *self,
+                 const char        *host,
+                 gboolean           hidden)
 {
-  NearbyApplication *self = user_data;
-  const char *host = g_variant_get_string (parameter, NULL);
-  g_autofree char *title = g_strdup_printf (_("Objects from %s are hidden"), host);
-  AdwToast *toast;
+  if (hidden)
+    nearby_history_hide_site_async (self->history, host, NULL, NULL, NULL);
+  else
+    nearby_history_show_site_async (self->history, host, NULL, NULL, NULL);
+}
 
-  nearby_history_hide_site_async (self->history, host, NULL, NULL, NULL);
+/* Hides or shows a site because a person asked, and says so with a toast that can undo it. */
+static void
+set_site_hidden_with_undo (NearbyApplication *self,
+                           const char        *host,
+                           gboolean           hidden)
+{
+  g_autofree char *title = g_strdup_printf (hidden ? _("Objects from %s are hidden")
+                                                   : _("Objects from %s are shown again"),
+                                            host);
+  AdwToast *toast = adw_toast_new (title);
 
-  toast = adw_toast_new (title);
+  set_site_hidden (self, host, hidden);
+
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_action_name (toast, "app.set-site-hidden");
-  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, FALSE));
+  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, !hidden));
   _nearby_application_add_toast (self, toast);
 }
 
 static void
-unhide_site_action (GSimpleAction *action,
-                     GVariant      *parameter,
-                     gpointer       user_data)
+hide_site_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
 {
-  NearbyApplication *self = user_data;
-  const char *host = g_variant_get_string (parameter, NULL);
-  g_autofree char *title = g_strdup_printf (_("Objects from %s are shown again"), host);
-  AdwToast *toast = adw_toast_new (title);
+  set_site_hidden_with_undo (NEARBY_APPLICATION (user_data),
+                             g_variant_get_string (parameter, NULL), TRUE);
+}
 
-  nearby_history_show_site_async (self->history, host, NULL, NULL, NULL);
-
-  adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.set-site-hidden");
-  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, TRUE));
-  _nearby_application_add_toast (self, toast);
+static void
+unhide_site_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  set_site_hidden_with_undo (NEARBY_APPLICATION (user_data),
+                             g_variant_get_string (parameter, NULL), FALSE);
 }
 
 /* The Undo buttons: hide or show a site again, with no second toast offering to undo the undo. */
@@ -207,15 +218,11 @@ set_site_hidden_action (GSimpleAction *action,
                         GVariant      *parameter,
                         gpointer       user_data)
 {
-  NearbyApplication *self = user_data;
   const char *host;
   gboolean hidden;
 
   g_variant_get (parameter, "(&sb)", &host, &hidden);
-  if (hidden)
-    nearby_history_hide_site_async (self->history, host, NULL, NULL, NULL);
-  else
-    nearby_history_show_site_async (self->history, host, NULL, NULL, NULL);
+  set_site_hidden (NEARBY_APPLICATION (user_data), host, hidden);
 }
 
 static void
