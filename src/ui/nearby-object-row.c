@@ -185,6 +185,20 @@ nearby_object_row_update_icon (NearbyObjectRow *self)
     }
 }
 
+/* Every entry of the row's menu is an app action on one string: the object's key, a host or a
+ * URL. */
+static void
+append_menu_item (GMenu      *section,
+                  const char *label,
+                  const char *action,
+                  const char *target)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target (item, action, "s", target);
+  g_menu_append_item (section, item);
+}
+
 static void
 nearby_object_row_update_menu (NearbyObjectRow *self,
                                const char      *host)
@@ -192,7 +206,6 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) open_section = g_menu_new ();
   g_autoptr(GMenu) object_section = g_menu_new ();
-  g_autoptr(GMenuItem) item = NULL;
   const char *key = nearby_object_get_key (self->object);
   NearbyPage *page = nearby_object_get_page (self->object);
   g_autofree char *signature = NULL;
@@ -211,31 +224,19 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
 
   if (nearby_object_get_browsable (self->object))
     {
-      item = g_menu_item_new (_("_Open"), NULL);
-      g_menu_item_set_action_and_target (item, "app.open-object", "s", key);
-      g_menu_append_item (open_section, item);
-      g_clear_object (&item);
+      append_menu_item (open_section, _("_Open"), "app.open-object", key);
 
       /* Not looked up yet (or the policy held it back): the person can ask for it. */
       if (nearby_object_get_page (self->object) == NULL ||
           nearby_object_get_page (self->object)->error != NULL)
-        {
-          item = g_menu_item_new (_("_Look Up Page"), NULL);
-          g_menu_item_set_action_and_target (item, "app.look-up", "s", key);
-          g_menu_append_item (open_section, item);
-          g_clear_object (&item);
-        }
+        append_menu_item (open_section, _("_Look Up Page"), "app.look-up", key);
 
-      item = g_menu_item_new (_("_Copy Link"), NULL);
-      g_menu_item_set_action_and_target (item, "app.copy-link", "s", key);
-      g_menu_append_item (open_section, item);
-      g_clear_object (&item);
+      append_menu_item (open_section, _("_Copy Link"), "app.copy-link", key);
 
-      item = g_menu_item_new (nearby_object_get_favourite (self->object)
-                              ? _("Remove From _Favourites") : _("Add to _Favourites"), NULL);
-      g_menu_item_set_action_and_target (item, "app.toggle-favourite", "s", key);
-      g_menu_append_item (object_section, item);
-      g_clear_object (&item);
+      append_menu_item (object_section,
+                        nearby_object_get_favourite (self->object)
+                        ? _("Remove From _Favourites") : _("Add to _Favourites"),
+                        "app.toggle-favourite", key);
     }
 
   if (nearby_object_get_page (self->object) != NULL &&
@@ -248,25 +249,14 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
         {
           NearbyPageAction *page_action = g_ptr_array_index (actions, i);
 
-          item = g_menu_item_new (page_action->title, NULL);
-          g_menu_item_set_action_and_target (item, "app.open-url", "s", page_action->url);
-          g_menu_append_item (open_section, item);
-          g_clear_object (&item);
+          append_menu_item (open_section, page_action->title, "app.open-url", page_action->url);
         }
     }
 
   if (host != NULL)
-    {
-      item = g_menu_item_new (_("_Hide This Site"), NULL);
-      g_menu_item_set_action_and_target (item, "app.hide-site", "s", host);
-      g_menu_append_item (object_section, item);
-      g_clear_object (&item);
-    }
+    append_menu_item (object_section, _("_Hide This Site"), "app.hide-site", host);
 
-  item = g_menu_item_new (_("_Details"), NULL);
-  g_menu_item_set_action_and_target (item, "app.show-details", "s", key);
-  g_menu_append_item (object_section, item);
-  g_clear_object (&item);
+  append_menu_item (object_section, _("_Details"), "app.show-details", key);
 
   g_menu_append_section (menu, NULL, G_MENU_MODEL (open_section));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (object_section));
