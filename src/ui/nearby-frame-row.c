@@ -109,6 +109,16 @@ add_field (GString    *markup,
   g_string_append (markup, line);
 }
 
+/* Takes @value, formatted only to be shown here, and frees it. */
+static void
+add_field_take (GString    *markup,
+                const char *name,
+                char       *value)
+{
+  add_field (markup, name, value);
+  g_free (value);
+}
+
 static void
 add_tx_power_field (GString           *markup,
                     const NearbyFrame *frame)
@@ -126,13 +136,10 @@ static char *
 frame_fields_markup (const NearbyFrame *frame)
 {
   GString *markup = g_string_new (NULL);
-  g_autofree char *value = NULL;
 
   if (frame->error != NEARBY_FRAME_OK)
     {
-      g_autofree char *reason = nearby_frame_describe_error (frame);
-
-      add_field (markup, _("Rejected"), reason);
+      add_field_take (markup, _("Rejected"), nearby_frame_describe_error (frame));
       return g_string_free (markup, FALSE);
     }
 
@@ -141,62 +148,44 @@ frame_fields_markup (const NearbyFrame *frame)
     case NEARBY_FRAME_KIND_URL:
       add_field (markup, _("URL"), frame->url);
       if (frame->protocol == NEARBY_PROTOCOL_URIBEACON)
-        {
-          value = g_strdup_printf ("0x%02x", frame->flags);
-          add_field (markup, _("Flags"), value);
-        }
+        add_field_take (markup, _("Flags"), g_strdup_printf ("0x%02x", frame->flags));
       add_field (markup, _("Invisible"), frame->invisible ? _("Yes, hidden unless asked") : _("No"));
       break;
 
     case NEARBY_FRAME_KIND_UID:
-      value = format_bytes (frame->namespace_id, sizeof frame->namespace_id);
-      add_field (markup, _("Namespace"), value);
-      g_free (value);
-      value = format_bytes (frame->instance_id, sizeof frame->instance_id);
-      add_field (markup, _("Instance"), value);
+      add_field_take (markup, _("Namespace"),
+                      format_bytes (frame->namespace_id, sizeof frame->namespace_id));
+      add_field_take (markup, _("Instance"),
+                      format_bytes (frame->instance_id, sizeof frame->instance_id));
       break;
 
     case NEARBY_FRAME_KIND_TLM:
-      if (frame->battery_mv > 0)
-        value = g_strdup_printf (_("%u mV"), frame->battery_mv);
-      add_field (markup, _("Battery"), value != NULL ? value : _("Not reported"));
-      g_clear_pointer (&value, g_free);
-      if (frame->temperature_known)
-        value = g_strdup_printf (_("%.1f °C"), frame->temperature_c);
-      add_field (markup, _("Temperature"), value != NULL ? value : _("Not reported"));
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("%u", frame->adv_count);
-      add_field (markup, _("Adverts sent"), value);
-      g_clear_pointer (&value, g_free);
-      value = format_uptime (frame->uptime_ds);
-      add_field (markup, _("Uptime"), value);
+      add_field_take (markup, _("Battery"),
+                      frame->battery_mv > 0 ? g_strdup_printf (_("%u mV"), frame->battery_mv)
+                                            : g_strdup (_("Not reported")));
+      add_field_take (markup, _("Temperature"),
+                      frame->temperature_known
+                      ? g_strdup_printf (_("%.1f °C"), frame->temperature_c)
+                      : g_strdup (_("Not reported")));
+      add_field_take (markup, _("Adverts sent"), g_strdup_printf ("%u", frame->adv_count));
+      add_field_take (markup, _("Uptime"), format_uptime (frame->uptime_ds));
       break;
 
     case NEARBY_FRAME_KIND_ETLM:
-      value = format_bytes (frame->etlm, sizeof frame->etlm);
-      add_field (markup, _("Encrypted"), value);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("0x%04x", frame->etlm_salt);
-      add_field (markup, _("Salt"), value);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("0x%04x", frame->etlm_mic);
-      add_field (markup, _("Check code"), value);
+      add_field_take (markup, _("Encrypted"), format_bytes (frame->etlm, sizeof frame->etlm));
+      add_field_take (markup, _("Salt"), g_strdup_printf ("0x%04x", frame->etlm_salt));
+      add_field_take (markup, _("Check code"), g_strdup_printf ("0x%04x", frame->etlm_mic));
       break;
 
     case NEARBY_FRAME_KIND_EID:
-      value = format_bytes (frame->eid, sizeof frame->eid);
-      add_field (markup, _("Ephemeral ID"), value);
+      add_field_take (markup, _("Ephemeral ID"), format_bytes (frame->eid, sizeof frame->eid));
       break;
 
     case NEARBY_FRAME_KIND_IBEACON:
-      value = format_bytes (frame->ibeacon_uuid, sizeof frame->ibeacon_uuid);
-      add_field (markup, _("UUID"), value);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("%u", frame->ibeacon_major);
-      add_field (markup, _("Major"), value);
-      g_clear_pointer (&value, g_free);
-      value = g_strdup_printf ("%u", frame->ibeacon_minor);
-      add_field (markup, _("Minor"), value);
+      add_field_take (markup, _("UUID"),
+                      format_bytes (frame->ibeacon_uuid, sizeof frame->ibeacon_uuid));
+      add_field_take (markup, _("Major"), g_strdup_printf ("%u", frame->ibeacon_major));
+      add_field_take (markup, _("Minor"), g_strdup_printf ("%u", frame->ibeacon_minor));
       break;
 
     case NEARBY_FRAME_KIND_NONE:
