@@ -8,8 +8,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 
+#include "nearby-dbm.h"
 #include "nearby-frame-error.h"
 #include "nearby-frame-row.h"
 
@@ -31,17 +31,6 @@ GtkWidget *
 nearby_frame_row_new (void)
 {
   return g_object_new (NEARBY_TYPE_FRAME_ROW, NULL);
-}
-
-/* "−62 dBm": a real minus sign, as in the graph and the inspector. */
-static char *
-format_dbm (double dbm)
-{
-  long rounded = lround (dbm);
-
-  if (rounded < 0)
-    return g_strdup_printf ("\u2212%ld dBm", -rounded);
-  return g_strdup_printf ("%ld dBm", rounded);
 }
 
 /* "10 ec 03 62": bytes as btmon shows them, easy to compare with a capture. */
@@ -123,7 +112,7 @@ static void
 add_tx_power_field (GString           *markup,
                     const NearbyFrame *frame)
 {
-  g_autofree char *dbm = frame->tx_power_known ? format_dbm (frame->tx_power) : NULL;
+  g_autofree char *dbm = frame->tx_power_known ? nearby_dbm_format (frame->tx_power) : NULL;
 
   if (frame->kind == NEARBY_FRAME_KIND_TLM || frame->kind == NEARBY_FRAME_KIND_ETLM)
     return;

@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 
+#include "nearby-dbm.h"
 #include "nearby-frame-row.h"
 #include "nearby-inspector.h"
 #include "nearby-object-json.h"
@@ -108,17 +108,6 @@ host_of (const char *url)
     return NULL;
 
   return g_strdup (g_uri_get_host (uri));
-}
-
-/* "−62 dBm": a real minus sign, as in the graph. */
-static char *
-format_dbm (double dbm)
-{
-  long rounded = lround (dbm);
-
-  if (rounded < 0)
-    return g_strdup_printf ("\u2212%ld dBm", -rounded);
-  return g_strdup_printf ("%ld dBm", rounded);
 }
 
 static char *
@@ -354,11 +343,12 @@ nearby_inspector_update (NearbyInspector *self)
   gtk_label_set_label (self->distance_value, text);
   g_free (text);
 
-  text = rssi != NEARBY_RSSI_UNKNOWN ? format_dbm (rssi) : g_strdup (_("Unknown"));
+  text = rssi != NEARBY_RSSI_UNKNOWN ? nearby_dbm_format (rssi) : g_strdup (_("Unknown"));
   gtk_label_set_label (self->rssi_value, text);
   g_free (text);
 
-  text = tx_power != NEARBY_RSSI_UNKNOWN ? format_dbm (tx_power) : g_strdup (_("Not stated"));
+  text = tx_power != NEARBY_RSSI_UNKNOWN ? nearby_dbm_format (tx_power)
+                                         : g_strdup (_("Not stated"));
   gtk_label_set_label (self->tx_power_value, text);
   g_free (text);
 

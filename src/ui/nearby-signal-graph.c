@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "nearby-dbm.h"
 #include "nearby-signal-graph.h"
 
 /* Samples further apart than this were not heard in between: the line breaks there. */
@@ -42,17 +43,6 @@ nearby_signal_graph_new (void)
   return g_object_new (NEARBY_TYPE_SIGNAL_GRAPH, NULL);
 }
 
-/* "−62": a real minus sign reads better than a hyphen, and screen readers say "minus". */
-static char *
-format_dbm (double dbm)
-{
-  long rounded = lround (dbm);
-
-  if (rounded < 0)
-    return g_strdup_printf ("\u2212%ld", -rounded);
-  return g_strdup_printf ("%ld", rounded);
-}
-
 char *
 nearby_signal_graph_describe (GArray *samples)
 {
@@ -63,7 +53,7 @@ nearby_signal_graph_describe (GArray *samples)
     return g_strdup (_("No signal heard yet"));
 
   last = &g_array_index (samples, NearbyObjectSample, samples->len - 1);
-  dbm = format_dbm (last->rssi);
+  dbm = nearby_dbm_format_number (last->rssi);
   if (last->distance >= 0)
     /* Translators: the signal graph, for screen readers: "Signal −62 dBm, about 1.3 m, …" */
     return g_strdup_printf (_("Signal %s dBm, about %.1f m, over the last minute"),
@@ -260,8 +250,7 @@ nearby_signal_graph_snapshot (GtkWidget   *widget,
        rssi <= plot.rssi_ceiling; rssi += RSSI_GRID_STEP)
     {
       double y = round (plot_rssi_y (&plot, rssi));
-      g_autofree char *dbm = format_dbm (rssi);
-      g_autofree char *label = g_strdup_printf ("%s dBm", dbm);
+      g_autofree char *label = nearby_dbm_format (rssi);
 
       gtk_snapshot_append_color (snapshot, &grid,
                                  &GRAPHENE_RECT_INIT (plot.left, y, plot.width, 1));
