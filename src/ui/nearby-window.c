@@ -8,11 +8,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "nearby-object-row.h"
+#include "nearby-process-age.h"
 #include "nearby-window.h"
 
 struct _NearbyWindow
@@ -367,32 +365,6 @@ nearby_window_constructed (GObject *object)
   nearby_window_update_page (self);
 }
 
-/* Milliseconds since this process started, to the kernel's clock tick (10 ms), or -1. */
-static double
-milliseconds_since_process_start (void)
-{
-  g_autofree char *stat = NULL;
-  g_auto(GStrv) fields = NULL;
-  const char *after_name;
-  struct timespec now;
-  double start_s;
-
-  /* Field 22 of /proc/self/stat is the start time in clock ticks since boot; the name before it
-   * (in parentheses) may hold spaces. */
-  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL)
-      || (after_name = strrchr (stat, ')')) == NULL
-      || clock_gettime (CLOCK_BOOTTIME, &now) != 0)
-    return -1.0;
-
-  fields = g_strsplit (after_name + 1, " ", 22);
-  if (g_strv_length (fields) < 21)
-    return -1.0;
-
-  start_s = g_ascii_strtod (fields[20], NULL) / sysconf (_SC_CLK_TCK);
-
-  return (now.tv_sec + now.tv_nsec / 1e9 - start_s) * 1000.0;
-}
-
 /* How long the window took to show, for anyone timing startup (G_MESSAGES_DEBUG=nearby-window).
  * The monotonic time lets a program that spawned the app measure from its own clock. */
 static void
@@ -405,7 +377,7 @@ on_after_paint (GdkFrameClock *clock,
   self->first_frame_logged = TRUE;
   g_signal_handlers_disconnect_by_func (clock, on_after_paint, self);
   g_debug ("First frame painted %.0f ms after the process started (monotonic time %" G_GINT64_FORMAT
-           " us)", milliseconds_since_process_start (), g_get_monotonic_time ());
+           " us)", nearby_process_age_ms (), g_get_monotonic_time ());
 }
 
 static void

@@ -12,33 +12,8 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-/* The same measurement as nearby-window.c's, copied: the baseline links nothing of Nearby's. */
-static double
-milliseconds_since_process_start (void)
-{
-  g_autofree char *stat = NULL;
-  g_auto(GStrv) fields = NULL;
-  const char *after_name;
-  struct timespec now;
-  double start_s;
-
-  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL)
-      || (after_name = strrchr (stat, ')')) == NULL
-      || clock_gettime (CLOCK_BOOTTIME, &now) != 0)
-    return -1.0;
-
-  fields = g_strsplit (after_name + 1, " ", 22);
-  if (g_strv_length (fields) < 21)
-    return -1.0;
-
-  start_s = g_ascii_strtod (fields[20], NULL) / sysconf (_SC_CLK_TCK);
-
-  return (now.tv_sec + now.tv_nsec / 1e9 - start_s) * 1000.0;
-}
+#include "nearby-process-age.h"
 
 static void
 on_after_paint (GdkFrameClock *clock,
@@ -46,7 +21,7 @@ on_after_paint (GdkFrameClock *clock,
 {
   g_signal_handlers_disconnect_by_func (clock, on_after_paint, user_data);
   g_debug ("First frame painted %.0f ms after the process started (monotonic time %" G_GINT64_FORMAT
-           " us)", milliseconds_since_process_start (), g_get_monotonic_time ());
+           " us)", nearby_process_age_ms (), g_get_monotonic_time ());
 }
 
 static void
