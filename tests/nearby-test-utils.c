@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -230,6 +231,40 @@ nearby_test_file_contains (const char *path,
   return FALSE;
 }
 
+/* A page cache, one call at a time */
+
+void
+nearby_test_cache_store (NearbyPageCache        *cache,
+                         const char             *url,
+                         const NearbyCacheEntry *entry)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyTestWaiter waiter = { 0 };
+
+  nearby_page_cache_store_async (cache, url, entry, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
+  g_assert_true (nearby_page_cache_store_finish (cache, result, &error));
+  g_assert_no_error (error);
+}
+
+NearbyCacheEntry *
+nearby_test_cache_lookup (NearbyPageCache *cache,
+                          const char      *url)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyCacheEntry *entry;
+  NearbyTestWaiter waiter = { 0 };
+
+  nearby_page_cache_lookup_async (cache, url, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
+  entry = nearby_page_cache_lookup_finish (cache, result, &error);
+  g_assert_no_error (error);
+
+  return entry;
+}
+
 /* A web server on 127.0.0.1 */
 
 guint
@@ -286,6 +321,37 @@ nearby_test_redirect (SoupServerMessage *msg,
   soup_server_message_set_status (msg, status, NULL);
   soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Location",
                                 location);
+}
+
+/* Images as a server sends them */
+
+GBytes *
+nearby_test_make_image (const char *type,
+                        int         width,
+                        int         height)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, width, height);
+  g_autoptr(GError) error = NULL;
+  char *buffer = NULL;
+  gsize len = 0;
+
+  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
+  gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &len, type, &error, NULL);
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (buffer, len);
+}
+
+GBytes *
+nearby_test_gif_1x1 (void)
+{
+  static const guint8 gif[] = {
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
+    0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
+  };
+
+  return g_bytes_new_static (gif, sizeof gif);
 }
 
 /* The built `nearby` */

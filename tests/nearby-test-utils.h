@@ -1,5 +1,6 @@
 /* nearby-test-utils.h: what the tests share: waiting on the main loop, a fake clock, a source of
- * made-up sightings, temporary folders, a web server on 127.0.0.1 and the built `nearby`
+ * made-up sightings, temporary folders, a page cache one call at a time, a web server on
+ * 127.0.0.1 and the images it serves, and the built `nearby`
  *
  * No GTK: every test links it, the widget tests included.
  *
@@ -11,6 +12,7 @@
 #include <gio/gio.h>
 #include <libsoup/soup.h>
 
+#include "nearby-page-cache.h"
 #include "nearby-source.h"
 
 G_BEGIN_DECLS
@@ -97,6 +99,15 @@ void      nearby_test_write_file    (const char *path,
 gboolean  nearby_test_file_contains (const char *path,
                                      const char *needle);
 
+/* A page cache, one call at a time, each asserted to succeed */
+
+void              nearby_test_cache_store  (NearbyPageCache        *cache,
+                                            const char             *url,
+                                            const NearbyCacheEntry *entry);
+/* NULL when @url has no entry that is still good. */
+NearbyCacheEntry *nearby_test_cache_lookup (NearbyPageCache        *cache,
+                                            const char             *url);
+
 /* A web server on 127.0.0.1: the tests' own, on the main loop they share with the client */
 
 /* Makes @server listen on a new port of 127.0.0.1 (HTTPS when @options say so); returns it. */
@@ -116,6 +127,15 @@ void   nearby_test_respond_html  (SoupServerMessage       *msg,
 void   nearby_test_redirect      (SoupServerMessage       *msg,
                                   guint                    status,
                                   const char              *location);
+
+/* Images as a server sends them */
+
+/* A @width x @height image of one colour, saved by GdkPixbuf as @type ("png", "ico", "jpeg"...). */
+GBytes *nearby_test_make_image (const char *type,
+                                int         width,
+                                int         height);
+/* The smallest GIF: one transparent pixel. */
+GBytes *nearby_test_gif_1x1    (void);
 
 /* The built `nearby` ($NEARBY_BINARY) */
 

@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 #include <string.h>
@@ -230,7 +229,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int status;
   g_autofree char *data_home = NULL;
 
@@ -242,16 +240,7 @@ main (int   argc,
       return 0;
     }
 
-  {
-    g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 32, 32);
-    char *buffer = NULL;
-    gsize len = 0;
-
-    gdk_pixbuf_fill (pixbuf, 0xe5a50aff);
-    gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &len, "png", &error, NULL);
-    g_assert_no_error (error);
-    icon_png = g_bytes_new_take (buffer, len);
-  }
+  icon_png = nearby_test_make_image ("png", 32, 32);
 
   server = soup_server_new (NULL, NULL);
   soup_server_add_handler (server, NULL, server_callback, NULL, NULL);

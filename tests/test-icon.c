@@ -13,32 +13,9 @@
 #include <string.h>
 
 #include "nearby-icon.h"
+#include "nearby-test-utils.h"
 
 #define ROW_SIZE 64
-
-/* GIF 1x1 */
-static const guint8 gif_1x1[] = {
-  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
-  0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
-  0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
-};
-
-static GBytes *
-make_image (const char *type,
-            int         width,
-            int         height)
-{
-  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, width, height);
-  g_autoptr(GError) error = NULL;
-  char *buffer = NULL;
-  gsize len = 0;
-
-  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
-  gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &len, type, &error, NULL);
-  g_assert_no_error (error);
-
-  return g_bytes_new_take (buffer, len);
-}
 
 /* A GIF of one frame, whose image descriptor may say something else than its header. */
 static GBytes *
@@ -205,7 +182,7 @@ test_formats (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GBytes) bytes = make_image (cases[i].type, cases[i].size, cases[i].size);
+      g_autoptr(GBytes) bytes = nearby_test_make_image (cases[i].type, cases[i].size, cases[i].size);
       g_autoptr(GError) error = NULL;
       g_autoptr(NearbyIcon) icon = NULL;
       int shown = MIN (cases[i].size, ROW_SIZE);
@@ -232,7 +209,7 @@ test_formats (void)
   }
 
   {
-    g_autoptr(GBytes) gif = g_bytes_new_static (gif_1x1, sizeof gif_1x1);
+    g_autoptr(GBytes) gif = nearby_test_gif_1x1 ();
     g_autoptr(GError) error = NULL;
     g_autoptr(NearbyIcon) icon = decode (gif, &error);
 
@@ -247,8 +224,8 @@ test_formats (void)
 static void
 test_scaling (void)
 {
-  g_autoptr(GBytes) wide = make_image ("png", 200, 50);
-  g_autoptr(GBytes) tall = make_image ("jpeg", 30, 90);
+  g_autoptr(GBytes) wide = nearby_test_make_image ("png", 200, 50);
+  g_autoptr(GBytes) tall = nearby_test_make_image ("jpeg", 30, 90);
   g_autoptr(GError) error = NULL;
   g_autoptr(NearbyIcon) wide_icon = decode (wide, &error);
   g_autoptr(NearbyIcon) tall_icon = NULL;
@@ -339,11 +316,11 @@ test_refused (void)
   g_autoptr(GBytes) huge = make_png_header (20000, 20000);
   g_autoptr(GBytes) zero = make_png_header (0, 16);
   g_autoptr(GBytes) too_wide = read_fixture ("too-wide.png");
-  g_autoptr(GBytes) ico = make_image ("ico", 32, 32);
+  g_autoptr(GBytes) ico = nearby_test_make_image ("ico", 32, 32);
   g_autoptr(GBytes) truncated_ico = g_bytes_new_from_bytes (ico, 0, g_bytes_get_size (ico) / 2);
-  g_autoptr(GBytes) png = make_image ("png", 32, 32);
+  g_autoptr(GBytes) png = nearby_test_make_image ("png", 32, 32);
   g_autoptr(GBytes) truncated_png = g_bytes_new_from_bytes (png, 0, 20);
-  g_autoptr(GBytes) bmp = make_image ("bmp", 8, 8);
+  g_autoptr(GBytes) bmp = nearby_test_make_image ("bmp", 8, 8);
   g_autoptr(GBytes) huge_frame = make_gif (8, 8, 20000, 20000);
   g_autoptr(GBytes) wider_frame = make_gif (8, 8, 9, 8);
   g_autoptr(GBytes) empty_frame = make_gif (8, 8, 0, 8);
@@ -498,7 +475,7 @@ on_decoded (GObject      *source,
 static void
 test_async (void)
 {
-  g_autoptr(GBytes) bytes = make_image ("png", 96, 96);
+  g_autoptr(GBytes) bytes = nearby_test_make_image ("png", 96, 96);
   g_autoptr(GBytes) svg = g_bytes_new_static ("<svg/>", 6);
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GAsyncResult) refused = NULL;

@@ -62,38 +62,6 @@ fixture_tear_down (Fixture       *fixture,
   g_assert_finalize_object (fixture->cache);
 }
 
-static void
-store (NearbyPageCache        *cache,
-       const char             *url,
-       const NearbyCacheEntry *entry)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  NearbyTestWaiter waiter = { 0 };
-
-  nearby_page_cache_store_async (cache, url, entry, NULL, nearby_test_on_result, &waiter);
-  result = nearby_test_wait_result (&waiter);
-  g_assert_true (nearby_page_cache_store_finish (cache, result, &error));
-  g_assert_no_error (error);
-}
-
-static NearbyCacheEntry *
-lookup (NearbyPageCache *cache,
-        const char      *url)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  NearbyCacheEntry *entry;
-  NearbyTestWaiter waiter = { 0 };
-
-  nearby_page_cache_lookup_async (cache, url, NULL, nearby_test_on_result, &waiter);
-  result = nearby_test_wait_result (&waiter);
-  entry = nearby_page_cache_lookup_finish (cache, result, &error);
-  g_assert_no_error (error);
-
-  return entry;
-}
-
 static gint64
 in_an_hour (void)
 {
@@ -108,12 +76,12 @@ test_missing (Fixture       *fixture,
                                                               in_an_hour ());
 
   /* Nothing known yet: the resolver goes to the network, without an error. */
-  g_assert_null (lookup (fixture->cache, "https://kiosk.example/"));
+  g_assert_null (nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/"));
 
   /* Another page does not answer for it. */
-  store (fixture->cache, "https://other.example/", other);
-  g_assert_null (lookup (fixture->cache, "https://kiosk.example/"));
-  g_assert_null (lookup (fixture->cache, "https://kiosk.example/other"));
+  nearby_test_cache_store (fixture->cache, "https://other.example/", other);
+  g_assert_null (nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/"));
+  g_assert_null (nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/other"));
 }
 
 static void
@@ -126,14 +94,14 @@ test_store_lookup (Fixture       *fixture,
   gint64 expires_at_us = in_an_hour ();
 
   entry = nearby_cache_entry_new (page_json, NULL, NULL, expires_at_us);
-  store (fixture->cache, "https://kiosk.example/", entry);
+  nearby_test_cache_store (fixture->cache, "https://kiosk.example/", entry);
 
   /* The cache keeps its own copy: what the caller does with its entry afterwards is its own
    * business. */
   g_clear_pointer (&entry->page_json, g_free);
   entry->page_json = g_strdup ("{}");
 
-  found = lookup (fixture->cache, "https://kiosk.example/");
+  found = nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/");
   g_assert_nonnull (found);
   g_assert_cmpstr (found->page_json, ==, page_json);
   g_assert_null (found->icon);
@@ -152,8 +120,8 @@ test_icon (Fixture       *fixture,
                                                               in_an_hour ());
   g_autoptr(NearbyCacheEntry) found = NULL;
 
-  store (fixture->cache, "https://kiosk.example/", entry);
-  found = lookup (fixture->cache, "https://kiosk.example/");
+  nearby_test_cache_store (fixture->cache, "https://kiosk.example/", entry);
+  found = nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/");
 
   /* The row shows the same icon, every byte of it, the NUL and 0xff included. */
   g_assert_nonnull (found);
@@ -174,9 +142,9 @@ test_replace (Fixture       *fixture,
   g_autoptr(NearbyCacheEntry) found = NULL;
 
   /* A page that changed, and lost its icon, shows as it is now. */
-  store (fixture->cache, "https://kiosk.example/", first);
-  store (fixture->cache, "https://kiosk.example/", second);
-  found = lookup (fixture->cache, "https://kiosk.example/");
+  nearby_test_cache_store (fixture->cache, "https://kiosk.example/", first);
+  nearby_test_cache_store (fixture->cache, "https://kiosk.example/", second);
+  found = nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/");
   g_assert_nonnull (found);
   g_assert_cmpstr (found->page_json, ==, "{\"title\":\"New\"}");
   g_assert_null (found->icon);
@@ -195,13 +163,13 @@ test_expiry (Fixture       *fixture,
 
   /* A page past its time is not shown, by either cache: the page loader puts what a look-up
    * returns in the row as it is. */
-  store (fixture->cache, "https://kiosk.example/", stale);
-  g_assert_null (lookup (fixture->cache, "https://kiosk.example/"));
+  nearby_test_cache_store (fixture->cache, "https://kiosk.example/", stale);
+  g_assert_null (nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/"));
 
   /* Fetched again, it is there again. */
   fresh = nearby_cache_entry_new (page_json, icon, "image/png", in_an_hour ());
-  store (fixture->cache, "https://kiosk.example/", fresh);
-  found = lookup (fixture->cache, "https://kiosk.example/");
+  nearby_test_cache_store (fixture->cache, "https://kiosk.example/", fresh);
+  found = nearby_test_cache_lookup (fixture->cache, "https://kiosk.example/");
   g_assert_nonnull (found);
   g_assert_cmpstr (found->page_json, ==, page_json);
 }

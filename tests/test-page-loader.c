@@ -236,17 +236,6 @@ test_demo_pages_are_looked_up (Fixture       *fixture,
 }
 
 static void
-on_stored (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (nearby_page_cache_store_finish (NEARBY_PAGE_CACHE (source), result, NULL));
-  *done = TRUE;
-}
-
-static void
 test_never_shows_only_the_cache (Fixture       *fixture,
                                  gconstpointer  data)
 {
@@ -254,7 +243,6 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   g_autoptr(NearbyCacheEntry) entry = NULL;
   g_autofree char *json = NULL;
   NearbyObject *object;
-  gboolean stored = FALSE;
 
   cached->final_url = g_strdup (fixture->url);
   cached->status = 200;
@@ -263,8 +251,7 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   cached->expires_at_us = g_get_real_time () + (gint64) G_USEC_PER_SEC * 3600;
   json = nearby_page_to_json (cached, FALSE);
   entry = nearby_cache_entry_new (json, NULL, NULL, cached->expires_at_us);
-  nearby_page_cache_store_async (fixture->cache, fixture->url, entry, NULL, on_stored, &stored);
-  WAIT_UNTIL (stored);
+  nearby_test_cache_store (fixture->cache, fixture->url, entry);
 
   nearby_page_loader_set_enabled (fixture->loader, TRUE);
   nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_NEVER);

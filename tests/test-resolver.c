@@ -47,28 +47,6 @@ typedef struct {
 static Fixture fx;
 
 /* A crafted image: GIF 1x1 */
-static const guint8 gif_1x1[] = {
-  0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00,
-  0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00,
-  0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
-};
-
-static GBytes *
-make_image (const char *type,
-            int         size)
-{
-  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, size, size);
-  g_autoptr(GError) error = NULL;
-  char *buffer = NULL;
-  gsize len = 0;
-
-  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
-  gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &len, type, &error, NULL);
-  g_assert_no_error (error);
-
-  return g_bytes_new_take (buffer, len);
-}
-
 /* 128 MB of spaces after a title, gzip-compressed to about 128 KiB. */
 static GBytes *
 make_gzip_bomb (void)
@@ -256,7 +234,12 @@ server_callback (SoupServer        *server,
   else if (g_str_equal (path, "/icons/icon.png"))
     nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/icon.gif"))
-    nearby_test_respond (msg, 200, "image/gif", gif_1x1, sizeof gif_1x1);
+    {
+      g_autoptr(GBytes) gif = nearby_test_gif_1x1 ();
+
+      nearby_test_respond (msg, 200, "image/gif", g_bytes_get_data (gif, NULL),
+                           g_bytes_get_size (gif));
+    }
   else if (g_str_equal (path, "/truncated.ico"))
     nearby_test_respond (msg, 200, "image/x-icon", g_bytes_get_data (fx.ico_32, NULL), g_bytes_get_size (fx.ico_32) / 2);
   else if (g_str_equal (path, "/icon.svg"))
@@ -914,17 +897,6 @@ broken_cache_init (BrokenCache *self)
 }
 
 static void
-on_stored (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  gboolean *done = user_data;
-
-  g_assert_true (nearby_page_cache_store_finish (NEARBY_PAGE_CACHE (source), result, NULL));
-  *done = TRUE;
-}
-
-static void
 test_cache_failures (void)
 {
   g_autoptr(NearbyResolver) resolver = make_resolver (4);
@@ -936,7 +908,6 @@ test_cache_failures (void)
   g_autofree char *url = url_for ("/cached");
   g_autoptr(NearbyCacheEntry) stale = NULL;
   g_autoptr(NearbyCacheEntry) garbled = NULL;
-  gboolean stored = FALSE;
   guint before;
 
   nearby_resolver_set_cache (resolver, broken);
@@ -949,8 +920,7 @@ test_cache_failures (void)
   nearby_resolver_set_cache (resolver, memory);
   stale = nearby_cache_entry_new ("{\"url\": \"x\", \"title\": \"Stale\"}", NULL, NULL,
                                   g_get_real_time () - 1);
-  nearby_page_cache_store_async (memory, url, stale, NULL, on_stored, &stored);
-  WAIT_UNTIL (stored);
+  nearby_test_cache_store (memory, url, stale);
   before = hits ("/cached");
   fresh = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
   g_assert_cmpstr (fresh->title, ==, "Café & Bar");
@@ -958,11 +928,9 @@ test_cache_failures (void)
   g_assert_cmpuint (hits ("/cached"), ==, before + 1);
 
   /* Nor is one that cannot be read */
-  stored = FALSE;
   garbled = nearby_cache_entry_new ("{not json", NULL, NULL,
                                     g_get_real_time () + G_USEC_PER_SEC * 600);
-  nearby_page_cache_store_async (memory, url, garbled, NULL, on_stored, &stored);
-  WAIT_UNTIL (stored);
+  nearby_test_cache_store (memory, url, garbled);
   unreadable = resolve (resolver, "/cached", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_NONE);
   g_assert_cmpstr (unreadable->title, ==, "Café & Bar");
   g_assert_false (unreadable->from_cache);
@@ -1105,8 +1073,8 @@ main (int   argc,
 
   fx.hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   fx.order = g_ptr_array_new_with_free_func (g_free);
-  fx.png_96 = make_image ("png", 96);
-  fx.ico_32 = make_image ("ico", 32);
+  fx.png_96 = nearby_test_make_image ("png", 96, 96);
+  fx.ico_32 = nearby_test_make_image ("ico", 32, 32);
   fx.gzip_bomb = make_gzip_bomb ();
 
   fx.server = soup_server_new ("server-header", "test", NULL);

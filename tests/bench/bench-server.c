@@ -5,13 +5,13 @@
 
 #include "config.h"
 
-#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <libsoup/soup.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench-server.h"
+#include "nearby-test-utils.h"
 
 #define EXHIBIT_TITLE "Exhibit %u: the loom"
 
@@ -43,21 +43,6 @@ typedef struct {
   BenchServer       *server;
   SoupServerMessage *message;
 } HeldAnswer;
-
-static GBytes *
-make_icon_png (void)
-{
-  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, 32, 32);
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize len = 0;
-
-  gdk_pixbuf_fill (pixbuf, 0x3584e4ff);
-  gdk_pixbuf_save_to_buffer (pixbuf, &data, &len, "png", &error, NULL);
-  g_assert_no_error (error);
-
-  return g_bytes_new_take (data, len);
-}
 
 static gboolean
 on_answer_due (gpointer user_data)
@@ -232,7 +217,7 @@ bench_server_start (guint latency_ms,
 
   server->latency_ms = latency_ms;
   server->n_hosts = n_hosts;
-  server->png = make_icon_png ();
+  server->png = nearby_test_make_image ("png", 32, 32);
   server->context = g_main_context_new ();
   server->loop = g_main_loop_new (server->context, FALSE);
   g_mutex_init (&server->lock);
