@@ -69,32 +69,37 @@ result_cb (GObject      *object,
   f->result = g_object_ref (result);
 }
 
+typedef gboolean (*AdvertiserFinish) (NearbyAdvertiser *, GAsyncResult *, GError **);
+
+/* Waits for the call just started with result_cb, and finishes it. */
 static gboolean
-start (Fixture  *f,
-       GError  **error)
+finish_call (Fixture           *f,
+             AdvertiserFinish   finish,
+             GError           **error)
 {
   gboolean ok;
 
-  nearby_advertiser_start_async (f->advertiser, NULL, result_cb, f);
   WAIT_UNTIL (f->result != NULL);
-  ok = nearby_advertiser_start_finish (f->advertiser, f->result, error);
+  ok = finish (f->advertiser, f->result, error);
   g_clear_object (&f->result);
 
   return ok;
 }
 
 static gboolean
+start (Fixture  *f,
+       GError  **error)
+{
+  nearby_advertiser_start_async (f->advertiser, NULL, result_cb, f);
+  return finish_call (f, nearby_advertiser_start_finish, error);
+}
+
+static gboolean
 stop (Fixture  *f,
       GError  **error)
 {
-  gboolean ok;
-
   nearby_advertiser_stop_async (f->advertiser, NULL, result_cb, f);
-  WAIT_UNTIL (f->result != NULL);
-  ok = nearby_advertiser_stop_finish (f->advertiser, f->result, error);
-  g_clear_object (&f->result);
-
-  return ok;
+  return finish_call (f, nearby_advertiser_stop_finish, error);
 }
 
 static NearbyAdvertiserState
@@ -510,10 +515,8 @@ test_cancel_start (Fixture       *f,
   f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
   nearby_advertiser_start_async (f->advertiser, cancellable, result_cb, f);
   g_cancellable_cancel (cancellable);
-  WAIT_UNTIL (f->result != NULL);
-  g_assert_false (nearby_advertiser_start_finish (f->advertiser, f->result, &error));
+  g_assert_false (finish_call (f, nearby_advertiser_start_finish, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_clear_object (&f->result);
   g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_FAILED);
   g_assert_false (object_exported (f));
   WAIT_UNTIL (n_advertisements (f) == 0);
@@ -535,22 +538,18 @@ static void
 test_cli_duration (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autoptr(NearbyTestRun) run = NULL;
 
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", "--duration", "2", SHORT_URL, NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
+  run = nearby_test_run_nearby (NULL, "advertise", "--duration", "2", SHORT_URL, NULL);
+  g_assert_cmpint (run->status, ==, 0);
 
-  assert_contains (out, SHORT_URL);
-  assert_contains (out, "10ec036578616d706c6507");
-  assert_contains (out, "-20 dBm");
-  assert_contains (out, "press Ctrl+C to stop");
+  assert_contains (run->out, SHORT_URL);
+  assert_contains (run->out, "10ec036578616d706c6507");
+  assert_contains (run->out, "-20 dBm");
+  assert_contains (run->out, "press Ctrl+C to stop");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 1);
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "UnregisterAdvertisement"), ==, 1);
   g_assert_cmpuint (n_advertisements (f), ==, 0);
@@ -617,68 +616,49 @@ static void
 test_cli_too_long (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autoptr(NearbyTestRun) run = NULL;
 
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
-  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", LONG_URL, NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 1);
-  assert_contains (err, "by 25 bytes");
-  assert_contains (err, "shortener");
+  run = nearby_test_run_nearby (NULL, "advertise", LONG_URL, NULL);
+  g_assert_cmpint (run->status, ==, 1);
+  assert_contains (run->err, "by 25 bytes");
+  assert_contains (run->err, "shortener");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
+}
+
+/* `nearby advertise SHORT_URL` ends at once with @status, saying @message. */
+static void
+assert_advertise_fails (int         status,
+                        const char *message)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "advertise", SHORT_URL, NULL);
+
+  g_assert_cmpint (run->status, ==, status);
+  assert_contains (run->err, message);
 }
 
 static void
 test_cli_unavailable (Fixture       *f,
                       gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
   /* bluetoothd not running */
-  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
-  assert_contains (err, "The Bluetooth service is not running — start it with");
-  g_clear_object (&process);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  assert_advertise_fails (3, "The Bluetooth service is not running — start it with");
 
   /* adapter off */
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
-  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
-  assert_contains (err, "Bluetooth is off — run `bluetoothctl power on`");
-  g_clear_object (&process);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  assert_advertise_fails (3, "Bluetooth is off — run `bluetoothctl power on`");
 
   /* every instance taken */
   bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", TRUE));
   bluez_mock_control (&f->mock, "SetAdvertisingInstances", g_variant_new ("(sy)", "hci0", 0));
-  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 1);
-  assert_contains (err, "taken by other programs");
-  g_clear_object (&process);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  assert_advertise_fails (1, "taken by other programs");
 
   /* no LEAdvertisingManager1 */
   bluez_mock_control (&f->mock, "RemoveAdvertisingManager", g_variant_new ("(s)", "hci0"));
-  process = nearby_test_spawn_nearby (PIPES, &error, "advertise", SHORT_URL, NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
-  assert_contains (err, "cannot advertise");
+  assert_advertise_fails (3, "cannot advertise");
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "RegisterAdvertisement"), ==, 0);
 }
 
@@ -694,15 +674,11 @@ test_cli_usage (Fixture       *f,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GSubprocess) process = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *out = NULL;
-      g_autofree char *err = NULL;
+      g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, cases[i][0], cases[i][1],
+                                                             cases[i][2], NULL);
 
-      process = nearby_test_spawn_nearby (PIPES, &error, cases[i][0], cases[i][1], cases[i][2], NULL);
-      g_assert_no_error (error);
-      g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 2);
-      assert_contains (err, "nearby:");
+      g_assert_cmpint (run->status, ==, 2);
+      assert_contains (run->err, "nearby:");
     }
 }
 
