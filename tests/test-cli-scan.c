@@ -117,10 +117,8 @@ static void
 test_cli_scan_all (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(NearbyTestRun) run = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
   g_autofree char *tlm = NULL;
   g_autoptr(NearbySighting) replayed = NULL;
 
@@ -131,15 +129,13 @@ test_cli_scan_all (Fixture       *f,
                            "ServiceData", tlm_service_data (),
                            NULL));
 
-  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--json", "--all", "--duration", "1", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
-  g_assert_nonnull (strstr (out, "\"frame\":\"tlm\""));
-  g_assert_nonnull (strstr (out, "\"battery_mv\":3000"));
+  run = nearby_test_run_nearby (NULL, "scan", "--json", "--all", "--duration", "1", NULL);
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "\"frame\":\"tlm\""));
+  g_assert_nonnull (strstr (run->out, "\"battery_mv\":3000"));
 
   /* The TLM frame survives a capture and replay. */
-  replayed = nearby_replay_parse_line (out, &error);
+  replayed = nearby_replay_parse_line (run->out, &error);
   g_assert_no_error (error);
   g_assert_cmpint (replayed->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
   g_assert_cmpuint (replayed->frame.battery_mv, ==, 3000);
@@ -149,10 +145,7 @@ static void
 test_cli_scan_table (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autoptr(NearbyTestRun) run = NULL;
   g_autofree char *near = NULL;
   g_autofree char *far = NULL;
   const char *near_line, *far_line;
@@ -168,21 +161,19 @@ test_cli_scan_table (Fixture       *f,
                             "ServiceData", url_service_data ("https://example.com/near", -20),
                             NULL));
 
-  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--duration", "1", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
-  g_test_message ("%s", out);
+  run = nearby_test_run_nearby (NULL, "scan", "--duration", "1", NULL);
+  g_assert_cmpint (run->status, ==, 0);
+  g_test_message ("%s", run->out);
 
   /* Not a terminal: one table at the end, nearest first. */
-  near_line = strstr (out, "https://example.com/near");
-  far_line = strstr (out, "https://example.com/far");
+  near_line = strstr (run->out, "https://example.com/near");
+  far_line = strstr (run->out, "https://example.com/far");
   g_assert_nonnull (near_line);
   g_assert_nonnull (far_line);
   g_assert_true (near_line < far_line);
-  g_assert_nonnull (strstr (out, "1.0 m"));
-  g_assert_nonnull (strstr (out, "10.0 m"));
-  g_assert_null (strstr (out, "\033["));
+  g_assert_nonnull (strstr (run->out, "1.0 m"));
+  g_assert_nonnull (strstr (run->out, "10.0 m"));
+  g_assert_null (strstr (run->out, "\033["));
 }
 
 static void
@@ -203,26 +194,20 @@ test_cli_scan_unavailable (Fixture       *f,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GSubprocess) process = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *out = NULL;
-      g_autofree char *err = NULL;
+      g_autoptr(NearbyTestRun) run = NULL;
 
       if (cases[i].with_adapter && i == 0)
         bluez_mock_add_adapter (&f->mock, "hci0", FALSE);
       else if (!cases[i].with_adapter)
         bluez_mock_control (&f->mock, "RemoveAdapter", g_variant_new ("(s)", "hci0"));
 
-      process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                      &error, "scan", "--json", "--duration", "3",
-                                      cases[i].adapter != NULL ? "--adapter" : NULL,
-                                      cases[i].adapter, NULL);
-      g_assert_no_error (error);
-      g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
-      g_test_message ("stderr: %s", err);
-      g_assert_nonnull (strstr (err, cases[i].message));
-      g_assert_cmpstr (out, ==, "");
+      run = nearby_test_run_nearby (NULL, "scan", "--json", "--duration", "3",
+                                    cases[i].adapter != NULL ? "--adapter" : NULL,
+                                    cases[i].adapter, NULL);
+      g_assert_cmpint (run->status, ==, 3);
+      g_test_message ("stderr: %s", run->err);
+      g_assert_nonnull (strstr (run->err, cases[i].message));
+      g_assert_cmpstr (run->out, ==, "");
     }
 }
 
@@ -230,16 +215,10 @@ static void
 test_cli_scan_no_service (Fixture       *f,
                           gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "scan", NULL);
 
-  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 3);
-  g_assert_nonnull (strstr (err, "start it with `systemctl start bluetooth`"));
+  g_assert_cmpint (run->status, ==, 3);
+  g_assert_nonnull (strstr (run->err, "start it with `systemctl start bluetooth`"));
 }
 
 static void
@@ -330,16 +309,10 @@ static void
 test_cli_scan_usage (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "scan", "--duration", "-1", NULL);
 
-  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                  &error, "scan", "--duration", "-1", NULL);
-  g_assert_no_error (error);
-  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 2);
-  g_assert_nonnull (strstr (err, "--duration"));
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_nonnull (strstr (run->err, "--duration"));
 }
 
 int
