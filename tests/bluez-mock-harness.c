@@ -168,3 +168,36 @@ bluez_mock_count_calls (BluezMock  *mock,
 
   return g_variant_n_children (calls);
 }
+
+static void
+on_flood_finished (GDBusConnection *connection,
+                   const char      *sender,
+                   const char      *path,
+                   const char      *interface,
+                   const char      *signal,
+                   GVariant        *parameters,
+                   gpointer         data)
+{
+  g_variant_get (parameters, "(u)", (guint *) data);
+}
+
+guint
+bluez_mock_flood_rssi (BluezMock *mock,
+                       guint      rate_hz,
+                       guint      duration_ms)
+{
+  g_autoptr(GVariant) ticks = NULL;
+  guint signals_sent = 0;
+  guint subscription;
+
+  subscription = g_dbus_connection_signal_subscribe (mock->bus, "org.bluez", BLUEZ_MOCK_IFACE,
+                                                     "FloodFinished", "/", NULL,
+                                                     G_DBUS_SIGNAL_FLAGS_NONE,
+                                                     on_flood_finished, &signals_sent, NULL);
+  ticks = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
+                           g_variant_new ("(suu)", "hci0", rate_hz, duration_ms), "(u)");
+  WAIT_UNTIL (signals_sent > 0);
+  g_dbus_connection_signal_unsubscribe (mock->bus, subscription);
+
+  return signals_sent;
+}

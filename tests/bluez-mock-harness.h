@@ -47,5 +47,11 @@ void      bluez_mock_add_adapter  (BluezMock  *mock,
 guint     bluez_mock_count_calls  (BluezMock  *mock,
                                    const char *adapter,
                                    const char *method);
+/* Has the mock change the RSSI of every device on hci0 @rate_hz times a second for @duration_ms
+ * (its FloodRssi), and returns when it has sent the last change: how many PropertiesChanged
+ * signals it sent. */
+guint     bluez_mock_flood_rssi   (BluezMock  *mock,
+                                   guint       rate_hz,
+                                   guint       duration_ms);
 
 G_END_DECLS

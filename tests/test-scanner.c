@@ -710,18 +710,6 @@ test_stop (Fixture       *f,
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
-static void
-on_flood_finished (GDBusConnection *connection,
-                   const char      *sender,
-                   const char      *path,
-                   const char      *interface,
-                   const char      *signal,
-                   GVariant        *parameters,
-                   gpointer         data)
-{
-  g_variant_get (parameters, "(u)", (guint *) data);
-}
-
 static gboolean
 flood_caught_up (Fixture *f,
                  guint    n_devices)
@@ -754,9 +742,7 @@ test_rssi_flood (Fixture       *f,
                  gconstpointer  data)
 {
   const guint n_devices = 300;
-  g_autoptr(GVariant) ticks = NULL;
-  guint signals_sent = 0;
-  guint subscription;
+  guint signals_sent;
   double cpu_before, cpu_after;
   gint64 started, finished, caught_up;
 
@@ -775,21 +761,14 @@ test_rssi_flood (Fixture       *f,
     }
   WAIT_UNTIL (g_hash_table_size (f->last_rssi) == n_devices);
 
-  subscription = g_dbus_connection_signal_subscribe (f->mock.bus, "org.bluez", BLUEZ_MOCK_IFACE,
-                                                     "FloodFinished", "/", NULL,
-                                                     G_DBUS_SIGNAL_FLAGS_NONE,
-                                                     on_flood_finished, &signals_sent, NULL);
   f->n_sightings = 0;
   cpu_before = cpu_seconds ();
   started = g_get_monotonic_time ();
-  ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
-                           g_variant_new ("(suu)", "hci0", 10, 10000), "(u)");
-  WAIT_UNTIL (signals_sent > 0);
+  signals_sent = bluez_mock_flood_rssi (&f->mock, 10, 10000);
   finished = g_get_monotonic_time ();
   WAIT_UNTIL (flood_caught_up (f, n_devices));
   caught_up = g_get_monotonic_time ();
   cpu_after = cpu_seconds ();
-  g_dbus_connection_signal_unsubscribe (f->mock.bus, subscription);
 
   g_test_message ("RSSI flood: %u devices, %u updates sent in %.1f s, %" G_GUINT64_FORMAT
                   " sightings; caught up %.3f s after the last one; %.2f s of CPU in this "

@@ -156,18 +156,6 @@ add_beacons (BluezMock *mock,
     }
 }
 
-static void
-on_flood_finished (GDBusConnection *connection,
-                   const char      *sender,
-                   const char      *path,
-                   const char      *interface,
-                   const char      *signal,
-                   GVariant        *parameters,
-                   gpointer         data)
-{
-  g_variant_get (parameters, "(u)", (guint *) data);
-}
-
 /* Floods, and waits until @handled has caught up with what was sent. */
 static void
 flood (BluezMock     *mock,
@@ -176,22 +164,13 @@ flood (BluezMock     *mock,
        const guint64 *handled,
        Result        *result)
 {
-  g_autoptr(GVariant) ticks = NULL;
-  guint subscription;
   double cpu_before;
   gint64 started, finished;
 
-  subscription = g_dbus_connection_signal_subscribe (mock->bus, "org.bluez", BLUEZ_MOCK_IFACE,
-                                                     "FloodFinished", "/", NULL,
-                                                     G_DBUS_SIGNAL_FLAGS_NONE,
-                                                     on_flood_finished, &result->signals_sent,
-                                                     NULL);
   lag_clock_start ();
   cpu_before = bench_cpu_seconds ();
   started = g_get_monotonic_time ();
-  ticks = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
-                           g_variant_new ("(suu)", "hci0", rate, seconds * 1000), "(u)");
-  WAIT_UNTIL (result->signals_sent > 0);
+  result->signals_sent = bluez_mock_flood_rssi (mock, rate, seconds * 1000);
   finished = g_get_monotonic_time ();
   WAIT_UNTIL (*handled >= result->signals_sent);
   result->catch_up_seconds = (g_get_monotonic_time () - finished) / 1e6;
@@ -199,7 +178,6 @@ flood (BluezMock     *mock,
   result->flood_seconds = (finished - started) / 1e6;
   result->signals_handled = *handled;
   lag_clock_stop (result);
-  g_dbus_connection_signal_unsubscribe (mock->bus, subscription);
 }
 
 /* The floor */
@@ -305,12 +283,10 @@ measure_bleak (BluezMock *mock,
                                                    NULL);
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GDataInputStream) output = NULL;
-  g_autoptr(GVariant) ticks = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *ready = NULL;
   g_autofree char *sent = NULL;
   g_autofree char *done = NULL;
-  guint subscription;
   guint callbacks = 0;
   gint64 started;
 
@@ -335,17 +311,9 @@ measure_bleak (BluezMock *mock,
       return FALSE;
     }
 
-  subscription = g_dbus_connection_signal_subscribe (mock->bus, "org.bluez", BLUEZ_MOCK_IFACE,
-                                                     "FloodFinished", "/", NULL,
-                                                     G_DBUS_SIGNAL_FLAGS_NONE,
-                                                     on_flood_finished, &result->signals_sent,
-                                                     NULL);
   started = g_get_monotonic_time ();
-  ticks = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
-                           g_variant_new ("(suu)", "hci0", rate, seconds * 1000), "(u)");
-  WAIT_UNTIL (result->signals_sent > 0);
+  result->signals_sent = bluez_mock_flood_rssi (mock, rate, seconds * 1000);
   result->flood_seconds = (g_get_monotonic_time () - started) / 1e6;
-  g_dbus_connection_signal_unsubscribe (mock->bus, subscription);
 
   /* The script stops once it has counted what was sent, or when callbacks stopped coming. */
   sent = g_strdup_printf ("sent %u\n", result->signals_sent);
