@@ -95,6 +95,24 @@ test_cache (void)
   close_history (history);
 }
 
+/* Of the five pages https://p0.example/ to https://p4.example/, those from @first on are
+ * cached and those before are gone. */
+static void
+assert_cached_from (NearbyHistory *history,
+                    guint          first)
+{
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
+      g_autoptr(NearbyCacheEntry) entry = cache_lookup (history, url);
+
+      if (i < first)
+        g_assert_null (entry);
+      else
+        g_assert_nonnull (entry);
+    }
+}
+
 static void
 test_cache_prune (void)
 {
@@ -118,29 +136,11 @@ test_cache_prune (void)
     }
 
   /* The oldest went first, the three newest fit. */
-  for (guint i = 0; i < 5; i++)
-    {
-      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
-      g_autoptr(NearbyCacheEntry) entry = cache_lookup (history, url);
-
-      if (i < 2)
-        g_assert_null (entry);
-      else
-        g_assert_nonnull (entry);
-    }
+  assert_cached_from (history, 2);
 
   nearby_history_set_cache_limit (history, 1000);
   cache_prune (history);
-  for (guint i = 0; i < 5; i++)
-    {
-      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
-      g_autoptr(NearbyCacheEntry) entry = cache_lookup (history, url);
-
-      if (i < 4)
-        g_assert_null (entry);
-      else
-        g_assert_nonnull (entry);
-    }
+  assert_cached_from (history, 4);
 
   /* Expired rows are removed from the file, not only hidden. */
   nearby_history_set_cache_limit (history, NEARBY_HISTORY_DEFAULT_CACHE_LIMIT);
