@@ -11,26 +11,6 @@
 #define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
 
 GVariant *
-bytes_variant (const guint8 *data,
-               gsize         len)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, len, 1);
-}
-
-GVariant *
-service_data (const char   *uuid,
-              const guint8 *data,
-              gsize         len)
-{
-  GVariantBuilder builder;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&builder, "{sv}", uuid, bytes_variant (data, len));
-
-  return g_variant_builder_end (&builder);
-}
-
-GVariant *
 url_service_data (const char *url,
                   int         tx_power)
 {
@@ -41,7 +21,7 @@ url_service_data (const char *url,
   g_assert_cmpint (nearby_frame_encode_eddystone_url (url, tx_power, frame, &len, &excess),
                    ==, NEARBY_FRAME_OK);
 
-  return service_data (UUID_FEAA, frame, len);
+  return nearby_test_service_data (UUID_FEAA, frame, len);
 }
 
 GVariant *
@@ -51,7 +31,7 @@ tlm_service_data (void)
     0x20, 0x00, 0x0b, 0xb8, 0x16, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x64
   };
 
-  return service_data (UUID_FEAA, tlm, sizeof tlm);
+  return nearby_test_service_data (UUID_FEAA, tlm, sizeof tlm);
 }
 
 char *

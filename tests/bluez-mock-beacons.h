@@ -15,13 +15,6 @@ G_BEGIN_DECLS
 /* Properties as a{sv}, floating: name, value, ..., NULL. */
 GVariant *props            (const char   *first_name,
                             ...) G_GNUC_NULL_TERMINATED;
-/* A byte array as bluetoothd publishes it (ay). Floating. */
-GVariant *bytes_variant    (const guint8 *data,
-                            gsize         len);
-/* ServiceData as bluetoothd publishes it: a{sv} with ay values. Floating. */
-GVariant *service_data     (const char   *uuid,
-                            const guint8 *data,
-                            gsize         len);
 /* The ServiceData of an Eddystone-URL beacon, or of an Eddystone-TLM one (3000 mV). */
 GVariant *url_service_data (const char   *url,
                             int           tx_power);

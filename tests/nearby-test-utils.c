@@ -79,6 +79,26 @@ nearby_test_url_frame (const char *url,
   return frame;
 }
 
+GVariant *
+nearby_test_bytes_variant (const guint8 *data,
+                           gsize         len)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, len, 1);
+}
+
+GVariant *
+nearby_test_service_data (const char   *uuid,
+                          const guint8 *data,
+                          gsize         len)
+{
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&builder, "{sv}", uuid, nearby_test_bytes_variant (data, len));
+
+  return g_variant_builder_end (&builder);
+}
+
 struct _NearbyTestSource
 {
   GObject parent_instance;

@@ -73,6 +73,14 @@ gint64 nearby_test_clock_now (gpointer clock);
 NearbyFrame nearby_test_url_frame (const char *url,
                                    int         tx_power);
 
+/* A byte array as bluetoothd publishes it (ay). Floating. */
+GVariant   *nearby_test_bytes_variant (const guint8 *data,
+                                       gsize         len);
+/* ServiceData as bluetoothd publishes it: a{sv}, @uuid to @data as ay. Floating. */
+GVariant   *nearby_test_service_data  (const char   *uuid,
+                                       const guint8 *data,
+                                       gsize         len);
+
 /* A NearbySource that reports what the test tells it to, always "scanning". */
 #define NEARBY_TYPE_TEST_SOURCE (nearby_test_source_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyTestSource, nearby_test_source, NEARBY, TEST_SOURCE, GObject)

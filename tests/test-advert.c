@@ -8,29 +8,19 @@
 #include <glib.h>
 
 #include "nearby-advert.h"
+#include "nearby-test-utils.h"
 
 #define UUID_FEAA "0000feaa-0000-1000-8000-00805f9b34fb"
 
 static const guint8 url_frame[] = { 0x10, 0xec, 0x03, 'x', 0x07 };
 
-static GVariant *
-bytes (const guint8 *data,
-       gsize         len)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, len, 1);
-}
-
+/* ServiceData as bluetoothd publishes it, owned. */
 static GVariant *
 service_data (const char   *uuid,
               const guint8 *data,
               gsize         len)
 {
-  GVariantBuilder builder;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&builder, "{sv}", uuid, bytes (data, len));
-
-  return g_variant_ref_sink (g_variant_builder_end (&builder));
+  return g_variant_ref_sink (nearby_test_service_data (uuid, data, len));
 }
 
 static guint
@@ -123,9 +113,12 @@ test_manufacturer_data (void)
   GVariantBuilder builder;
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{qv}"));
-  g_variant_builder_add (&builder, "{qv}", 0x004c, bytes (nearby_info, sizeof nearby_info));
-  g_variant_builder_add (&builder, "{qv}", 0x0006, bytes (ibeacon, sizeof ibeacon));
-  g_variant_builder_add (&builder, "{qv}", 0x004c, bytes (ibeacon, sizeof ibeacon));
+  g_variant_builder_add (&builder, "{qv}", 0x004c,
+                         nearby_test_bytes_variant (nearby_info, sizeof nearby_info));
+  g_variant_builder_add (&builder, "{qv}", 0x0006,
+                         nearby_test_bytes_variant (ibeacon, sizeof ibeacon));
+  g_variant_builder_add (&builder, "{qv}", 0x004c,
+                         nearby_test_bytes_variant (ibeacon, sizeof ibeacon));
   md = g_variant_ref_sink (g_variant_builder_end (&builder));
 
   g_assert_cmpuint (decode (NULL, md, frames), ==, 1);
@@ -157,7 +150,8 @@ test_many_entries_capped (void)
   /* The same key over and over: a hostile dict cannot overrun the array. */
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{sv}"));
   for (guint i = 0; i < 50; i++)
-    g_variant_builder_add (&builder, "{sv}", UUID_FEAA, bytes (url_frame, sizeof url_frame));
+    g_variant_builder_add (&builder, "{sv}", UUID_FEAA,
+                           nearby_test_bytes_variant (url_frame, sizeof url_frame));
   sd = g_variant_ref_sink (g_variant_builder_end (&builder));
 
   g_assert_cmpuint (decode (sd, sd, frames), ==, NEARBY_ADVERT_MAX_FRAMES);

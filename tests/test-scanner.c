@@ -259,12 +259,14 @@ test_wrong_types_ignored (Fixture       *f,
   /* The stock dbusmock types: aa{sv} and aa{qv}, and an int32 RSSI. */
   g_variant_builder_init (&outer, G_VARIANT_TYPE ("aa{sv}"));
   g_variant_builder_init (&inner, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&inner, "{sv}", UUID_FEAA, bytes_variant (url_frame, sizeof url_frame));
+  g_variant_builder_add (&inner, "{sv}", UUID_FEAA,
+                         nearby_test_bytes_variant (url_frame, sizeof url_frame));
   g_variant_builder_add_value (&outer, g_variant_builder_end (&inner));
   nested_service_data = g_variant_builder_end (&outer);
   g_variant_builder_init (&outer, G_VARIANT_TYPE ("aa{qv}"));
   g_variant_builder_init (&inner, G_VARIANT_TYPE ("a{qv}"));
-  g_variant_builder_add (&inner, "{qv}", 0x004c, bytes_variant (url_frame, sizeof url_frame));
+  g_variant_builder_add (&inner, "{qv}", 0x004c,
+                         nearby_test_bytes_variant (url_frame, sizeof url_frame));
   g_variant_builder_add_value (&outer, g_variant_builder_end (&inner));
   nested_manufacturer_data = g_variant_builder_end (&outer);
 
@@ -286,8 +288,9 @@ test_wrong_types_ignored (Fixture       *f,
   g_assert_cmpuint (f->sightings->len, ==, 0);
 
   /* Still alive, and the well-typed data works; the RSSI never had a usable type. */
-  update_device (&f->mock, path, props ("ServiceData", service_data (UUID_FEAA, url_frame,
-                                                                     sizeof url_frame), NULL),
+  update_device (&f->mock, path,
+                 props ("ServiceData",
+                        nearby_test_service_data (UUID_FEAA, url_frame, sizeof url_frame), NULL),
                  NULL);
   WAIT_UNTIL (f->sightings->len == 1);
   g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://x.com");
@@ -311,8 +314,10 @@ test_ibeacon_and_invalid_frames (Fixture       *f,
   start_scanning (f);
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{qv}"));
-  g_variant_builder_add (&builder, "{qv}", 0x004c, bytes_variant (ibeacon, sizeof ibeacon));
-  g_variant_builder_add (&builder, "{qv}", 0x0006, bytes_variant (ibeacon, sizeof ibeacon));
+  g_variant_builder_add (&builder, "{qv}", 0x004c,
+                         nearby_test_bytes_variant (ibeacon, sizeof ibeacon));
+  g_variant_builder_add (&builder, "{qv}", 0x0006,
+                         nearby_test_bytes_variant (ibeacon, sizeof ibeacon));
   apple = add_beacon (&f->mock, "C0:FF:EE:00:00:07",
                       props ("RSSI", g_variant_new_int16 (-59),
                              "ManufacturerData", g_variant_builder_end (&builder),
@@ -324,8 +329,8 @@ test_ibeacon_and_invalid_frames (Fixture       *f,
 
   /* A broken URL frame is reported with its error, for `nearby scan --all`. */
   broken = add_beacon (&f->mock, "C0:FF:EE:00:00:08",
-                       props ("ServiceData", service_data (UUID_FEAA, reserved_byte,
-                                                           sizeof reserved_byte),
+                       props ("ServiceData", nearby_test_service_data (UUID_FEAA, reserved_byte,
+                                                                       sizeof reserved_byte),
                               NULL));
   WAIT_UNTIL (f->sightings->len == 2);
   g_assert_cmpint (last_sighting (f)->frame.error, ==, NEARBY_FRAME_ERROR_RESERVED_BYTE);

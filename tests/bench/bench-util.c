@@ -80,18 +80,16 @@ bench_eddystone_url_properties (const char *url,
                                 int         rssi)
 {
   guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
-  GVariantBuilder service_data;
   GVariantBuilder props;
   gsize len = 0;
 
   g_assert_cmpint (nearby_frame_encode_eddystone_url (url, -20, frame, &len, NULL),
                    ==, NEARBY_FRAME_OK);
-  g_variant_builder_init (&service_data, G_VARIANT_TYPE ("a{sv}"));
-  g_variant_builder_add (&service_data, "{sv}", "0000feaa-0000-1000-8000-00805f9b34fb",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, frame, len, 1));
   g_variant_builder_init (&props, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&props, "{sv}", "RSSI", g_variant_new_int16 (rssi));
-  g_variant_builder_add (&props, "{sv}", "ServiceData", g_variant_builder_end (&service_data));
+  g_variant_builder_add (&props, "{sv}", "ServiceData",
+                         nearby_test_service_data ("0000feaa-0000-1000-8000-00805f9b34fb", frame,
+                                                   len));
 
   return g_variant_builder_end (&props);
 }
