@@ -9,31 +9,11 @@
 
 #include <glib/gstdio.h>
 
+#include "bench-util.h"
 #include "nearby-history.h"
 
 #define N_VISITS 10000
 #define N_CACHE_ENTRIES 1000
-
-static guint pending;
-
-static void
-on_done (GObject      *object,
-         GAsyncResult *result,
-         gpointer      data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_task_propagate_pointer (G_TASK (result), &error);
-  g_assert_no_error (error);
-  pending--;
-}
-
-static void
-wait_for_pending (void)
-{
-  while (pending > 0)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static void
 report (const char *what,
@@ -52,10 +32,11 @@ static NearbyHistory *
 open_history (const char *path)
 {
   NearbyHistory *history = nearby_history_new (path);
+  BenchCalls calls = { 0 };
 
-  pending++;
-  nearby_history_open_async (history, NULL, on_done, NULL);
-  wait_for_pending ();
+  calls.pending++;
+  nearby_history_open_async (history, NULL, bench_calls_done, &calls);
+  bench_calls_wait (&calls);
 
   return history;
 }
@@ -72,6 +53,7 @@ main (int   argc,
   g_autoptr(NearbyCacheEntry) entry = nearby_cache_entry_new (page_json, icon, "image/png",
                                                               tomorrow);
   NearbyHistory *history;
+  BenchCalls calls = { 0 };
   GStatBuf buf;
   gint64 start;
 
@@ -84,10 +66,10 @@ main (int   argc,
     {
       g_autofree char *url = g_strdup_printf ("https://site%u.example/page/%u", i, i);
 
-      pending++;
-      nearby_history_record_visit_async (history, url, 0, NULL, on_done, NULL);
+      calls.pending++;
+      nearby_history_record_visit_async (history, url, 0, NULL, bench_calls_done, &calls);
     }
-  wait_for_pending ();
+  bench_calls_wait (&calls);
   report ("record 10000 visits", start, N_VISITS);
 
   start = g_get_monotonic_time ();
@@ -95,10 +77,10 @@ main (int   argc,
     {
       g_autofree char *url = g_strdup_printf ("https://site%u.example/page/%u", i, i);
 
-      pending++;
-      nearby_history_cache_store_async (history, url, entry, NULL, on_done, NULL);
+      calls.pending++;
+      nearby_history_cache_store_async (history, url, entry, NULL, bench_calls_done, &calls);
     }
-  wait_for_pending ();
+  bench_calls_wait (&calls);
   report ("store 1000 pages with icons (10 KB)", start, N_CACHE_ENTRIES);
 
   nearby_history_set_cache_limit (history, N_CACHE_ENTRIES * 10000 / 2);
@@ -107,10 +89,10 @@ main (int   argc,
     {
       g_autofree char *url = g_strdup_printf ("https://more%u.example/", i);
 
-      pending++;
-      nearby_history_cache_store_async (history, url, entry, NULL, on_done, NULL);
+      calls.pending++;
+      nearby_history_cache_store_async (history, url, entry, NULL, bench_calls_done, &calls);
     }
-  wait_for_pending ();
+  bench_calls_wait (&calls);
   report ("store 100 more, each pruning to a cap", start, N_CACHE_ENTRIES / 10);
 
   start = g_get_monotonic_time ();
@@ -122,9 +104,9 @@ main (int   argc,
   report ("open (10000 visits, cache)", start, 1);
 
   start = g_get_monotonic_time ();
-  pending++;
-  nearby_history_clear_async (history, NEARBY_HISTORY_DATA_ALL, NULL, on_done, NULL);
-  wait_for_pending ();
+  calls.pending++;
+  nearby_history_clear_async (history, NEARBY_HISTORY_DATA_ALL, NULL, bench_calls_done, &calls);
+  bench_calls_wait (&calls);
   report ("clear everything", start, 1);
   g_object_unref (history);
 

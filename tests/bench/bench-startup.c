@@ -49,28 +49,6 @@ typedef struct {
   double    self_reported_ms;
 } Reading;
 
-static guint pending;
-
-static void
-on_done (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_task_propagate_boolean (G_TASK (result), &error);
-  if (error != NULL)
-    g_error ("Could not prepare the history: %s", error->message);
-  pending--;
-}
-
-static void
-wait_for_pending (void)
-{
-  while (pending > 0)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* @n_visits visits to n_visits / 5 sites, spread over the last 90 days. */
 static void
 prepare_history (const char *data_home,
@@ -82,12 +60,13 @@ prepare_history (const char *data_home,
   guint n_sites = MAX (1, n_visits / N_SITES_DIVISOR);
   gint64 now = g_get_real_time ();
   guint count = 0;
+  BenchCalls calls = { 0 };
 
   g_mkdir_with_parents (dir, 0700);
   history = nearby_history_new (path);
-  pending++;
-  nearby_history_open_async (history, NULL, on_done, NULL);
-  wait_for_pending ();
+  calls.pending++;
+  nearby_history_open_async (history, NULL, bench_calls_done, &calls);
+  bench_calls_wait (&calls);
 
   for (guint i = 0; i < n_visits; i++)
     {
@@ -95,10 +74,10 @@ prepare_history (const char *data_home,
                                               i % n_sites);
       gint64 when = now - (gint64) (i * (90.0 * G_TIME_SPAN_DAY / n_visits));
 
-      pending++;
-      nearby_history_record_visit_async (history, url, when, NULL, on_done, NULL);
+      calls.pending++;
+      nearby_history_record_visit_async (history, url, when, NULL, bench_calls_done, &calls);
     }
-  wait_for_pending ();
+  bench_calls_wait (&calls);
 
   if (!nearby_history_get_visit_stats (history, "https://site0.example/page/0", &count, NULL)
       || count != n_visits / n_sites)
@@ -139,15 +118,6 @@ on_line (GObject      *object,
                                        on_line, reading);
 }
 
-static gboolean
-on_timeout (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 static void
 run_once (Candidate *candidate,
           gboolean   record)
@@ -174,7 +144,7 @@ run_once (Candidate *candidate,
 
   lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, on_line, &reading);
-  timeout_id = g_timeout_add_seconds (FIRST_FRAME_TIMEOUT_S, on_timeout, &timed_out);
+  timeout_id = g_timeout_add_seconds (FIRST_FRAME_TIMEOUT_S, nearby_test_set_flag, &timed_out);
   while (!reading.done && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)

@@ -40,6 +40,26 @@ bench_cpu_seconds (void)
          + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+void
+bench_calls_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      data)
+{
+  BenchCalls *calls = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    g_error ("A call the benchmark waited for failed: %s", error->message);
+  calls->pending--;
+}
+
+void
+bench_calls_wait (BenchCalls *calls)
+{
+  while (calls->pending > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 int
 bench_compare_doubles (const void *a,
                        const void *b)

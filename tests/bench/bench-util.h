@@ -22,6 +22,18 @@ double bench_env_double        (const char *name,
 /* CPU seconds of this process so far, all threads, user and system. */
 double bench_cpu_seconds       (void);
 
+/* Asynchronous calls started together and waited for together: count each one in with
+ * `pending++` as it starts, with bench_calls_done() as its callback, then bench_calls_wait(). */
+typedef struct {
+  guint pending;
+} BenchCalls;
+
+/* A GAsyncReadyCallback for calls whose GTask returns a boolean: a failure ends the benchmark. */
+void   bench_calls_done        (GObject      *object,
+                                GAsyncResult *result,
+                                gpointer      calls);
+void   bench_calls_wait        (BenchCalls   *calls);
+
 int    bench_compare_doubles   (const void *a,
                                 const void *b);
 int    bench_compare_gint64    (const void *a,
