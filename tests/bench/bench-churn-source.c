@@ -171,6 +171,19 @@ bench_churn_source_set_noise (BenchChurnSource *self,
   self->noise_db = noise_db;
 }
 
+BenchChurnLoad
+bench_churn_load_from_env (void)
+{
+  BenchChurnLoad load = {
+    .n_objects = (guint) bench_env_double ("BENCH_LIST_OBJECTS", 2000),
+    .rate = bench_env_double ("BENCH_LIST_RATE", 5),
+    .noise_db = bench_env_double ("BENCH_LIST_NOISE", 3),
+    .seconds = bench_env_double ("BENCH_LIST_SECONDS", 20),
+  };
+
+  return load;
+}
+
 guint64
 bench_churn_source_get_n_emitted (BenchChurnSource *self)
 {

@@ -25,6 +25,18 @@ void              bench_churn_source_set_noise      (BenchChurnSource *self,
                                                      double            noise_db);
 guint64           bench_churn_source_get_n_emitted  (BenchChurnSource *self);
 
+/* The churn the list benchmarks measure, from the environment: BENCH_LIST_OBJECTS beacons
+ * (2000), each sighted BENCH_LIST_RATE times a second (5), with BENCH_LIST_NOISE dB of RSSI noise
+ * (3), for BENCH_LIST_SECONDS (20) a phase. */
+typedef struct {
+  guint  n_objects;
+  double rate;
+  double noise_db;
+  double seconds;
+} BenchChurnLoad;
+
+BenchChurnLoad bench_churn_load_from_env (void);
+
 /* Counts how often a ranked list model reorders its rows and how many rows each time. */
 typedef struct {
   GListModel *model;

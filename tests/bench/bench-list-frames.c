@@ -215,10 +215,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  guint n_objects = (guint) bench_env_double ("BENCH_LIST_OBJECTS", 2000);
-  double rate = bench_env_double ("BENCH_LIST_RATE", 5);
-  double seconds = bench_env_double ("BENCH_LIST_SECONDS", 20);
-  double noise = bench_env_double ("BENCH_LIST_NOISE", 3);
+  BenchChurnLoad workload = bench_churn_load_from_env ();
   g_autoptr(GSettings) settings = NULL;
   g_autoptr(GtkCssProvider) css = NULL;
   g_autofree char *display = NULL;
@@ -260,11 +257,13 @@ main (int   argc,
 
   g_print ("bench-list-frames (%s build, GSK_RENDERER=%s, GTK_A11Y=%s): %u objects x %.1f "
            "sightings/s, %.0f s each phase\n", NEARBY_BUILDTYPE, g_getenv ("GSK_RENDERER"),
-           g_getenv ("GTK_A11Y"), n_objects, rate, seconds);
+           g_getenv ("GTK_A11Y"), workload.n_objects, workload.rate, workload.seconds);
 
-  still = run_phase ("baseline: constant RSSI", n_objects, rate, 0, seconds);
-  churn_name = g_strdup_printf ("churn: RSSI noise %.0f dB", noise);
-  churn = run_phase (churn_name, n_objects, rate, noise, seconds);
+  still = run_phase ("baseline: constant RSSI", workload.n_objects, workload.rate, 0,
+                     workload.seconds);
+  churn_name = g_strdup_printf ("churn: RSSI noise %.0f dB", workload.noise_db);
+  churn = run_phase (churn_name, workload.n_objects, workload.rate, workload.noise_db,
+                     workload.seconds);
 
   g_print ("  %-30s %6s %8s %8s %8s %8s %8s %8s %7s %9s %9s %8s\n", "", "fps", "int p50",
            "int p99", "int max", "work p50", "work p99", "work max", "CPU s/s", "reorder/s",

@@ -126,10 +126,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  guint n_objects = (guint) bench_env_double ("BENCH_LIST_OBJECTS", 2000);
-  double rate = bench_env_double ("BENCH_LIST_RATE", 5);
-  double seconds = bench_env_double ("BENCH_LIST_SECONDS", 20);
-  double noise = bench_env_double ("BENCH_LIST_NOISE", 3);
+  BenchChurnLoad workload = bench_churn_load_from_env ();
   g_autoptr(BenchChurnSource) floor_source = NULL;
   g_autoptr(BenchChurnSource) list_source = NULL;
   g_autoptr(GHashTable) last_rssi = NULL;
@@ -141,38 +138,40 @@ main (int   argc,
   Load floor_load, list_load;
 
   g_print ("bench-list-model (%s build): %u objects x %.1f sightings/s, RSSI noise %.1f dB%s, "
-           "%.0f s each\n", NEARBY_BUILDTYPE, n_objects, rate, noise,
-           calm_start ? " (not on the first sighting)" : "", seconds);
+           "%.0f s each\n", NEARBY_BUILDTYPE, workload.n_objects, workload.rate,
+           workload.noise_db, calm_start ? " (not on the first sighting)" : "", workload.seconds);
 
-  floor_source = bench_churn_source_new (n_objects, rate, noise);
+  floor_source = bench_churn_source_new (workload.n_objects, workload.rate, workload.noise_db);
   last_rssi = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_signal_connect (floor_source, "sighting", G_CALLBACK (on_floor_sighting), last_rssi);
-  floor_load = measure (floor_source, seconds, NULL, -1);
+  floor_load = measure (floor_source, workload.seconds, NULL, -1);
   bench_churn_source_stop (floor_source);
-  if (g_hash_table_size (last_rssi) != n_objects)
-    g_error ("The floor saw %u addresses, not %u", g_hash_table_size (last_rssi), n_objects);
+  if (g_hash_table_size (last_rssi) != workload.n_objects)
+    g_error ("The floor saw %u addresses, not %u", g_hash_table_size (last_rssi),
+             workload.n_objects);
 
   /* With BENCH_LIST_CALM_START, every beacon's first sighting has its mean RSSI: what the
    * ranking does once it starts from the right distances. */
-  list_source = bench_churn_source_new (n_objects, rate, calm_start ? 0 : noise);
+  list_source = bench_churn_source_new (workload.n_objects, workload.rate,
+                                        calm_start ? 0 : workload.noise_db);
   list = nearby_object_list_new (NEARBY_SOURCE (list_source));
   bench_order_watch_init (&watch, G_LIST_MODEL (list), N_VISIBLE_ROWS);
   rank_log.rank_distance = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   rank_log.bucket = g_hash_table_new (NULL, NULL);
   g_signal_connect (list, "items-changed", G_CALLBACK (on_list_changed), &rank_log);
-  list_load = measure (list_source, seconds, &watch, calm_start ? noise : -1);
+  list_load = measure (list_source, workload.seconds, &watch, calm_start ? workload.noise_db : -1);
   early = watch;
 
   /* The same list, later: how much of the churn is the settling of first impressions. */
-  late_start = MAX (late_start, WARM_UP_SECONDS + seconds);
-  nearby_test_run_for_ms ((guint) ((late_start - WARM_UP_SECONDS - seconds) * 1000));
+  late_start = MAX (late_start, WARM_UP_SECONDS + workload.seconds);
+  nearby_test_run_for_ms ((guint) ((late_start - WARM_UP_SECONDS - workload.seconds) * 1000));
   bench_order_watch_reset (&watch);
-  nearby_test_run_for_ms ((guint) (seconds * 1000));
+  nearby_test_run_for_ms ((guint) (workload.seconds * 1000));
   late = watch;
   bench_churn_source_stop (list_source);
-  if (g_list_model_get_n_items (G_LIST_MODEL (list)) != n_objects)
+  if (g_list_model_get_n_items (G_LIST_MODEL (list)) != workload.n_objects)
     g_error ("The list shows %u objects, not %u", g_list_model_get_n_items (G_LIST_MODEL (list)),
-             n_objects);
+             workload.n_objects);
 
   g_print ("  %-40s %10s %14s\n", "", "CPU s/s", "sightings/s");
   g_print ("  %-40s %10.3f %14.0f\n", "floor: GHashTable address -> last RSSI",
@@ -185,15 +184,15 @@ main (int   argc,
            1e6 * floor_load.cpu_per_second / floor_load.sightings_per_second);
   g_print ("  reorders of still beacons, %.0f - %.0f s after they appeared: %.2f/s, %.1f rows "
            "moved per reorder, %.2f rows/s among the first %u\n",
-           WARM_UP_SECONDS, WARM_UP_SECONDS + seconds, early.n_reorders / seconds,
+           WARM_UP_SECONDS, WARM_UP_SECONDS + workload.seconds, early.n_reorders / workload.seconds,
            early.n_reorders > 0 ? (double) early.n_rows_moved / early.n_reorders : 0.0,
-           early.n_visible_moved / seconds, N_VISIBLE_ROWS);
+           early.n_visible_moved / workload.seconds, N_VISIBLE_ROWS);
   g_print ("  reorders of still beacons, %.0f - %.0f s after they appeared: %.2f/s, %.1f rows "
            "moved per reorder, %.2f rows/s among the first %u\n",
-           late_start, late_start + seconds,
-           late.n_reorders / seconds,
+           late_start, late_start + workload.seconds,
+           late.n_reorders / workload.seconds,
            late.n_reorders > 0 ? (double) late.n_rows_moved / late.n_reorders : 0.0,
-           late.n_visible_moved / seconds, N_VISIBLE_ROWS);
+           late.n_visible_moved / workload.seconds, N_VISIBLE_ROWS);
   g_print ("  behind them: %" G_GUINT64_FORMAT " ranking-distance and %" G_GUINT64_FORMAT
            " bucket changes over the whole run\n",
            rank_log.n_distance_changes, rank_log.n_bucket_changes);
