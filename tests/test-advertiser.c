@@ -140,6 +140,16 @@ fixture_tear_down (Fixture       *f,
   bluez_mock_tear_down (&f->mock);
 }
 
+/* bluetoothd running with hci0 powered, and an advertiser of SHORT_URL (Eddystone, -20 dBm) for
+ * the default adapter, not started. */
+static void
+advertiser_on_hci0 (Fixture *f)
+{
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+}
+
 /* Tests */
 
 static void
@@ -201,10 +211,7 @@ test_eddystone (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  advertiser_on_hci0 (f);
   g_assert_cmpint (state (f), ==, NEARBY_ADVERTISER_STATE_IDLE);
   g_assert_true (start (f, &error));
   g_assert_no_error (error);
@@ -258,10 +265,7 @@ test_dispose_unregisters (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  advertiser_on_hci0 (f);
   g_assert_true (start (f, &error));
   g_assert_cmpuint (n_advertisements (f), ==, 1);
 
@@ -437,10 +441,7 @@ test_release (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  advertiser_on_hci0 (f);
   g_assert_true (start (f, &error));
 
   bluez_mock_control (&f->mock, "ReleaseAdvertisement",
@@ -463,10 +464,7 @@ test_bluetoothd_stops (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  advertiser_on_hci0 (f);
   g_assert_true (start (f, &error));
 
   bluez_mock_stop (&f->mock);
@@ -491,10 +489,7 @@ test_start_twice (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  advertiser_on_hci0 (f);
   g_assert_true (start (f, &error));
   g_assert_false (start (f, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
@@ -509,10 +504,7 @@ test_cancel_start (Fixture       *f,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
 
-  bluez_mock_start (&f->mock);
-  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  f->advertiser = nearby_advertiser_new (SHORT_URL, NEARBY_PROTOCOL_EDDYSTONE, -20, NULL);
+  advertiser_on_hci0 (f);
   nearby_advertiser_start_async (f->advertiser, cancellable, result_cb, f);
   g_cancellable_cancel (cancellable);
   g_assert_false (finish_call (f, nearby_advertiser_start_finish, &error));
@@ -561,7 +553,6 @@ test_cli_interrupted (Fixture       *f,
 {
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) adverts = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
