@@ -53,6 +53,22 @@ frame_name (const NearbyFrame *frame)
     }
 }
 
+/* Too short and too long alike: a urn:uuid: URI has one exact length. */
+static char *
+describe_urn_uuid_length (const NearbyFrame *frame,
+                          guint              length,
+                          guint              limit)
+{
+  /* Translators: %s is a kind of frame (“UriBeacon frame”) */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "The %s is %u byte long; a urn:uuid: URI needs exactly "
+                                       "%u (a 16-byte UUID).",
+                                       "The %s is %u bytes long; a urn:uuid: URI needs exactly "
+                                       "%u (a 16-byte UUID).",
+                                       length),
+                          frame_name (frame), length, limit);
+}
+
 static char *
 describe_truncated (const NearbyFrame *frame,
                     guint              length,
@@ -71,14 +87,7 @@ describe_truncated (const NearbyFrame *frame,
                             length);
 
   if (frame->kind == NEARBY_FRAME_KIND_URL && frame->error_byte == URIBEACON_SCHEME_URN_UUID)
-    /* Translators: %s is a kind of frame (“UriBeacon frame”) */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "The %s is %u byte long; a urn:uuid: URI needs exactly "
-                                         "%u (a 16-byte UUID).",
-                                         "The %s is %u bytes long; a urn:uuid: URI needs exactly "
-                                         "%u (a 16-byte UUID).",
-                                         length),
-                            frame_name (frame), length, limit);
+    return describe_urn_uuid_length (frame, length, limit);
 
   if (frame->kind == NEARBY_FRAME_KIND_URL)
     /* Translators: %s is a kind of frame (“Eddystone-URL frame”) */
@@ -120,14 +129,7 @@ describe_too_long (const NearbyFrame *frame,
                             length);
 
   if (frame->kind == NEARBY_FRAME_KIND_URL && frame->error_byte == URIBEACON_SCHEME_URN_UUID)
-    /* Translators: %s is a kind of frame (“UriBeacon frame”) */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "The %s is %u byte long; a urn:uuid: URI needs exactly "
-                                         "%u (a 16-byte UUID).",
-                                         "The %s is %u bytes long; a urn:uuid: URI needs exactly "
-                                         "%u (a 16-byte UUID).",
-                                         length),
-                            frame_name (frame), length, limit);
+    return describe_urn_uuid_length (frame, length, limit);
 
   /* Translators: %s is a kind of frame (“Eddystone-URL frame”) */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,

@@ -10,6 +10,10 @@
 
 #include "nearby-frame-private.h"
 
+/* Too short and too long alike: a urn:uuid: URI has one exact length. */
+#define URN_UUID_LENGTH_MESSAGE \
+  "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID)."
+
 static const struct {
   const char *code;
   const char *message;
@@ -147,8 +151,7 @@ nearby_frame_format_error (const NearbyFrame *frame,
                   "The Eddystone-UID frame is %u bytes long; it needs 18 (20 with the two reserved bytes).",
                   length);
       else if (frame->kind == NEARBY_FRAME_KIND_URL && byte == URIBEACON_SCHEME_URN_UUID)
-        snprintf (buffer, size, "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID).",
-                  name, length, limit);
+        snprintf (buffer, size, URN_UUID_LENGTH_MESSAGE, name, length, limit);
       else
         snprintf (buffer, size, "The %s is %u byte%s long; it needs %s%u.",
                   name, length, length == 1 ? "" : "s",
@@ -165,8 +168,7 @@ nearby_frame_format_error (const NearbyFrame *frame,
                   "The Eddystone-UID frame is %u bytes long; it must be 18, or 20 with the two reserved bytes.",
                   length);
       else if (frame->kind == NEARBY_FRAME_KIND_URL && byte == URIBEACON_SCHEME_URN_UUID)
-        snprintf (buffer, size, "The %s is %u bytes long; a urn:uuid: URI needs exactly %u (a 16-byte UUID).",
-                  name, length, limit);
+        snprintf (buffer, size, URN_UUID_LENGTH_MESSAGE, name, length, limit);
       else
         snprintf (buffer, size, "The %s is %u bytes long; it allows at most %u.", name, length, limit);
       break;
