@@ -249,6 +249,27 @@ nearby_frame_encode_url (NearbyProtocol  protocol,
   return NEARBY_FRAME_OK;
 }
 
+/* The short forms report how far over the limit the URL is, not where it failed. */
+static NearbyFrameError
+encode_url_with_excess (NearbyProtocol  protocol,
+                        const char     *url,
+                        uint8_t         flags,
+                        int8_t          tx_power,
+                        uint8_t        *out,
+                        size_t         *out_len,
+                        size_t         *excess)
+{
+  NearbyFrame status;
+  NearbyFrameError error;
+
+  error = nearby_frame_encode_url (protocol, url, flags, tx_power, out, out_len, &status);
+  if (excess != NULL)
+    *excess = error == NEARBY_FRAME_ERROR_URL_TOO_LONG ? status.error_length - status.error_limit
+                                                       : 0;
+
+  return error;
+}
+
 NearbyFrameError
 nearby_frame_encode_eddystone_url (const char *url,
                                    int8_t      tx_power,
@@ -256,14 +277,7 @@ nearby_frame_encode_eddystone_url (const char *url,
                                    size_t     *out_len,
                                    size_t     *excess)
 {
-  NearbyFrame status;
-  NearbyFrameError error;
-
-  error = nearby_frame_encode_url (NEARBY_PROTOCOL_EDDYSTONE, url, 0, tx_power, out, out_len, &status);
-  if (excess != NULL)
-    *excess = error == NEARBY_FRAME_ERROR_URL_TOO_LONG ? status.error_length - status.error_limit : 0;
-
-  return error;
+  return encode_url_with_excess (NEARBY_PROTOCOL_EDDYSTONE, url, 0, tx_power, out, out_len, excess);
 }
 
 NearbyFrameError
@@ -274,12 +288,6 @@ nearby_frame_encode_uribeacon (const char *url,
                                size_t     *out_len,
                                size_t     *excess)
 {
-  NearbyFrame status;
-  NearbyFrameError error;
-
-  error = nearby_frame_encode_url (NEARBY_PROTOCOL_URIBEACON, url, flags, tx_power, out, out_len, &status);
-  if (excess != NULL)
-    *excess = error == NEARBY_FRAME_ERROR_URL_TOO_LONG ? status.error_length - status.error_limit : 0;
-
-  return error;
+  return encode_url_with_excess (NEARBY_PROTOCOL_URIBEACON, url, flags, tx_power, out, out_len,
+                                 excess);
 }
