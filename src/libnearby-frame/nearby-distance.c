@@ -215,14 +215,12 @@ nearby_rssi_filter_update (NearbyRssiFilter *filter,
 
   if (!filter->has_value || time_us - filter->last_time_us > config->reset_gap_us)
     {
+      nearby_rssi_filter_reset (filter);
       filter->has_value = true;
       filter->slow_rssi = rssi;
       filter->fast_rssi = rssi;
       filter->last_time_us = time_us;
       filter->n_samples = 1;
-      filter->rise_run = 0;
-      filter->fall_run = 0;
-      filter->tracking = 0;
       filter->bucket = nearby_distance_bucket (config, filter->tx_power_0m, rssi,
                                                NEARBY_BUCKET_UNKNOWN);
       return true;
