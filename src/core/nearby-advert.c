@@ -52,10 +52,41 @@ bytes_of_variant (GVariant *boxed,
   return *len > 0 ? data : NULL;
 }
 
+/* nearby_frame_decode_service_data() or nearby_frame_decode_manufacturer_data() */
+typedef NearbyFrameError (*DecodeFunc) (uint16_t       id,
+                                        const uint8_t *data,
+                                        size_t         len,
+                                        NearbyFrame   *frame);
+
+/* Decodes one dictionary entry with @decode; takes @boxed. FALSE when it holds no bytes or no
+ * beacon at all. */
+static gboolean
+decode_entry (DecodeFunc         decode,
+              guint16            id,
+              GVariant          *boxed,
+              NearbyAdvertFrame *advert)
+{
+  const guint8 *data;
+  gsize len = 0;
+
+  data = bytes_of_variant (boxed, &len);
+  g_variant_unref (boxed);
+  if (data == NULL)
+    return FALSE;
+
+  decode (id, data, len, &advert->frame);
+  if (advert->frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
+    return FALSE;
+
+  advert->raw = data;
+  advert->raw_len = len;
+  return TRUE;
+}
+
 static guint
-decode_service_data (GVariant     *service_data,
+decode_service_data (GVariant          *service_data,
                      NearbyAdvertFrame *frames,
-                     guint         n_frames)
+                     guint              n_frames)
 {
   GVariantIter iter;
   const char *key;
@@ -69,8 +100,6 @@ decode_service_data (GVariant     *service_data,
          && g_variant_iter_next (&iter, "{&s@v}", &key, &boxed))
     {
       guint16 uuid16 = uuid16_from_string (key);
-      const guint8 *data;
-      gsize len = 0;
 
       if (uuid16 != NEARBY_UUID16_EDDYSTONE && uuid16 != NEARBY_UUID16_URIBEACON)
         {
@@ -78,18 +107,10 @@ decode_service_data (GVariant     *service_data,
           continue;
         }
 
-      data = bytes_of_variant (boxed, &len);
-      g_variant_unref (boxed);
-      if (data == NULL)
-        continue;
-
-      nearby_frame_decode_service_data (uuid16, data, len, &frames[n_frames].frame);
-      if (frames[n_frames].frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
+      if (!decode_entry (nearby_frame_decode_service_data, uuid16, boxed, &frames[n_frames]))
         continue;
       if (frames[n_frames].frame.service_uuid == 0)
         frames[n_frames].frame.service_uuid = uuid16;
-      frames[n_frames].raw = data;
-      frames[n_frames].raw_len = len;
       n_frames++;
     }
 
@@ -97,9 +118,9 @@ decode_service_data (GVariant     *service_data,
 }
 
 static guint
-decode_manufacturer_data (GVariant     *manufacturer_data,
+decode_manufacturer_data (GVariant          *manufacturer_data,
                           NearbyAdvertFrame *frames,
-                          guint         n_frames)
+                          guint              n_frames)
 {
   GVariantIter iter;
   guint16 company_id;
@@ -113,27 +134,17 @@ decode_manufacturer_data (GVariant     *manufacturer_data,
   while (n_frames < NEARBY_ADVERT_MAX_FRAMES
          && g_variant_iter_next (&iter, "{q@v}", &company_id, &boxed))
     {
-      const guint8 *data;
-      gsize len = 0;
-
       if (company_id != NEARBY_COMPANY_APPLE)
         {
           g_variant_unref (boxed);
           continue;
         }
 
-      data = bytes_of_variant (boxed, &len);
-      g_variant_unref (boxed);
-      if (data == NULL)
-        continue;
-
-      nearby_frame_decode_manufacturer_data (company_id, data, len, &frames[n_frames].frame);
       /* Most Apple data is AirDrop, Handoff and the like: not ours. */
-      if (frames[n_frames].frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
+      if (!decode_entry (nearby_frame_decode_manufacturer_data, company_id, boxed,
+                         &frames[n_frames]))
         continue;
       frames[n_frames].frame.service_uuid = 0;
-      frames[n_frames].raw = data;
-      frames[n_frames].raw_len = len;
       n_frames++;
     }
 
