@@ -128,17 +128,35 @@ _nearby_scanner_call_adapter (NearbyScanner       *self,
                           user_data);
 }
 
+/* Finishes a call made for a discovery session. Ending the session cancels its calls, and by
+ * then another session may have begun or the scanner may be gone: FALSE tells the callback to
+ * leave it alone. Otherwise @error says whether bluetoothd refused. */
+static gboolean
+finish_session_call (GObject       *object,
+                     GAsyncResult  *result,
+                     GError       **error)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &local_error);
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
+
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return TRUE;
+}
+
 static void
 start_discovery_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   NearbyScanner *self;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (!finish_session_call (object, result, &error))
     return;
 
   self = NEARBY_SCANNER (user_data);
@@ -185,12 +203,10 @@ set_filter_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   NearbyScanner *self;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (!finish_session_call (object, result, &error))
     return;
 
   self = NEARBY_SCANNER (user_data);
@@ -223,11 +239,9 @@ stop_before_start_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (!finish_session_call (object, result, &error))
     return;
 
   /* "not started" is the usual answer here. */
