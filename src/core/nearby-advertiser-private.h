@@ -49,6 +49,16 @@ void      _nearby_advertiser_set_state        (NearbyAdvertiser       *self,
                                                NearbyAdvertiserState   state);
 /* BlueZ let go of the advertisement by itself. */
 void      _nearby_advertiser_released         (NearbyAdvertiser       *self);
+/* GetManagedObjects on bluetoothd's root: its adapters and what they offer. */
+void      _nearby_advertiser_call_get_objects (NearbyAdvertiser       *self,
+                                               GCancellable           *cancellable,
+                                               GAsyncReadyCallback     callback,
+                                               gpointer                user_data);
+/* RegisterAdvertisement of the exported object on self->adapter_path. */
+void      _nearby_advertiser_call_register    (NearbyAdvertiser       *self,
+                                               GCancellable           *cancellable,
+                                               GAsyncReadyCallback     callback,
+                                               gpointer                user_data);
 
 /* nearby-advertiser-adapter.c */
 /* "hci0": the adapter in use, else the one asked for, else "?". */

@@ -87,12 +87,7 @@ resume_managed_objects_cb (GObject      *object,
       return;
     }
 
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
-                          g_variant_new ("(o@a{sv})", self->object_path,
-                                         g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
-                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          self->resume_cancellable, resume_register_cb, self);
+  _nearby_advertiser_call_register (self, self->resume_cancellable, resume_register_cb, self);
 }
 
 static void
@@ -105,10 +100,8 @@ try_resume (NearbyAdvertiser *self)
   g_clear_object (&self->resume_cancellable);
   self->resume_cancellable = g_cancellable_new ();
 
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
-                          "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          self->resume_cancellable, resume_managed_objects_cb, self);
+  _nearby_advertiser_call_get_objects (self, self->resume_cancellable, resume_managed_objects_cb,
+                                       self);
 }
 
 static void

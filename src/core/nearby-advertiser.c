@@ -99,6 +99,48 @@ _nearby_advertiser_set_state (NearbyAdvertiser      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
+/* The calls to bluetoothd */
+
+void
+_nearby_advertiser_call_get_objects (NearbyAdvertiser    *self,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
+                          "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          cancellable, callback, user_data);
+}
+
+void
+_nearby_advertiser_call_register (NearbyAdvertiser    *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
+                          g_variant_new ("(o@a{sv})", self->object_path,
+                                         g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
+                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          cancellable, callback, user_data);
+}
+
+/* @callback may be NULL: the message still goes out. */
+static void
+call_unregister (NearbyAdvertiser    *self,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
+{
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
+                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
+                          g_variant_new ("(o)", self->object_path), NULL,
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          cancellable, callback, user_data);
+}
+
 /* The exported object */
 
 static void
@@ -244,11 +286,7 @@ register_cb (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           /* bluetoothd may have taken it before the cancellation: make sure it lets go. */
-          g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                                  NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
-                                  g_variant_new ("(o)", self->object_path), NULL,
-                                  G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                                  NULL, NULL, NULL);
+          call_unregister (self, NULL, NULL, NULL);
           fail_start (task, g_steal_pointer (&error));
           return;
         }
@@ -262,11 +300,7 @@ register_cb (GObject      *object,
     {
       /* Cancelled while bluetoothd was taking it: have it let go, and only then report, so
        * that a process exiting on Ctrl+C does not leave the URL on the air. */
-      g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                              NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
-                              g_variant_new ("(o)", self->object_path), NULL,
-                              G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                              NULL, unregister_after_cancel_cb, task);
+      call_unregister (self, NULL, unregister_after_cancel_cb, task);
       return;
     }
 
@@ -323,13 +357,8 @@ managed_objects_cb (GObject      *object,
 
   _nearby_advertiser_watch_bluez (self);
 
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
-                          g_variant_new ("(o@a{sv})", self->object_path,
-                                         g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
-                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          /* Not cancelled half-way: register_cb undoes it once it is known. */
-                          NULL, register_cb, task);
+  /* Not cancelled half-way: register_cb undoes it once it is known. */
+  _nearby_advertiser_call_register (self, NULL, register_cb, task);
 }
 
 static void
@@ -352,10 +381,8 @@ bus_cb (GObject      *object,
       return;
     }
 
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
-                          "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          g_task_get_cancellable (task), managed_objects_cb, task);
+  _nearby_advertiser_call_get_objects (self, g_task_get_cancellable (task), managed_objects_cb,
+                                       task);
 }
 
 void
@@ -484,11 +511,7 @@ nearby_advertiser_stop_async (NearbyAdvertiser    *self,
     }
 
   _nearby_advertiser_set_state (self, NEARBY_ADVERTISER_STATE_STOPPING);
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                          NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
-                          g_variant_new ("(o)", self->object_path), NULL,
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                          cancellable, unregister_cb, g_steal_pointer (&task));
+  call_unregister (self, cancellable, unregister_cb, g_steal_pointer (&task));
 }
 
 gboolean
@@ -635,11 +658,7 @@ nearby_advertiser_dispose (GObject *object)
 
   /* Nobody waits for the answer; the message still goes out on the shared connection. */
   if ((self->registered || self->resume_cancellable != NULL) && self->bus != NULL)
-    g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
-                            NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
-                            g_variant_new ("(o)", self->object_path), NULL,
-                            G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
-                            NULL, NULL, NULL);
+    call_unregister (self, NULL, NULL, NULL);
   self->registered = FALSE;
   unexport (self);
   g_clear_object (&self->bus);
