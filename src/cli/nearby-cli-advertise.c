@@ -14,6 +14,7 @@
 
 #include "nearby-advertiser.h"
 #include "nearby-cli.h"
+#include "nearby-cli-bluetooth.h"
 #include "nearby-hex.h"
 
 /* Only bounds a bluetoothd that never answers UnregisterAdvertisement. */
@@ -43,13 +44,13 @@ error_advice (const GError *error)
   switch ((NearbyAdvertiserError) error->code)
     {
     case NEARBY_ADVERTISER_ERROR_NO_SERVICE:
-      return _("start it with `systemctl start bluetooth`");
+      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_NO_SERVICE);
     case NEARBY_ADVERTISER_ERROR_NO_ADAPTER:
-      return _("plug in a Bluetooth adapter, or check `bluetoothctl list`");
+      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_NO_ADAPTER);
     case NEARBY_ADVERTISER_ERROR_OFF:
-      return _("run `bluetoothctl power on`");
+      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_OFF);
     case NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED:
-      return _("run `rfkill unblock bluetooth`");
+      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_RFKILL_BLOCKED);
     case NEARBY_ADVERTISER_ERROR_NOT_SUPPORTED:
       return _("use an adapter with Bluetooth LE, with --adapter");
     case NEARBY_ADVERTISER_ERROR_NO_INSTANCES:

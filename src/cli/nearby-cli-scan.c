@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "nearby-cli.h"
+#include "nearby-cli-bluetooth.h"
 #include "nearby-distance.h"
 #include "nearby-frame-json.h"
 #include "nearby-hex.h"
@@ -88,35 +89,12 @@ state_is_unavailable (NearbySourceState state)
     }
 }
 
-/* What the user can do about a state, after the scanner's own description of it. */
-static const char *
-state_advice (NearbySourceState state)
-{
-  switch (state)
-    {
-    case NEARBY_SOURCE_STATE_NO_SERVICE:
-      return _("start it with `systemctl start bluetooth`");
-    case NEARBY_SOURCE_STATE_NO_ADAPTER:
-      return _("plug in a Bluetooth adapter, or check `bluetoothctl list`");
-    case NEARBY_SOURCE_STATE_OFF:
-      return _("run `bluetoothctl power on`");
-    case NEARBY_SOURCE_STATE_RFKILL_BLOCKED:
-      return _("run `rfkill unblock bluetooth`");
-    case NEARBY_SOURCE_STATE_ERROR:
-    case NEARBY_SOURCE_STATE_STARTING:
-    case NEARBY_SOURCE_STATE_SCANNING:
-    case NEARBY_SOURCE_STATE_FINISHED:
-    default:
-      return NULL;
-    }
-}
-
 static char *
 describe_state (NearbyScanner *scanner)
 {
   NearbySourceState state = nearby_source_get_state (NEARBY_SOURCE (scanner));
   g_autofree char *message = nearby_source_dup_state_message (NEARBY_SOURCE (scanner));
-  const char *advice = state_advice (state);
+  const char *advice = nearby_cli_bluetooth_advice (state);
 
   if (message == NULL)
     message = g_strdup (nearby_source_state_to_string (state));
