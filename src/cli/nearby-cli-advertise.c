@@ -8,8 +8,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib-unix.h>
-#include <signal.h>
 #include <stdio.h>
 
 #include "nearby-advertiser.h"
@@ -21,17 +19,15 @@
 #define STOP_TIMEOUT_MS 5000
 
 typedef struct {
-  NearbyAdvertiser *advertiser;
-  GCancellable     *cancellable;
-  GMainLoop        *loop;
-  double            duration_s;
-  int               exit_code;
-  gboolean          stopping;
-  gboolean          released;
-  guint             duration_source;
-  guint             stop_timeout_source;
-  guint             sigint_source;
-  guint             sigterm_source;
+  NearbyAdvertiser      *advertiser;
+  GCancellable          *cancellable;
+  GMainLoop             *loop;
+  double                 duration_s;
+  int                    exit_code;
+  gboolean               stopping;
+  gboolean               released;
+  NearbyCliStopTriggers  stop_triggers;
+  guint                  stop_timeout_source;
 } AdvertiseContext;
 
 /* What the user can do about an error, after its own description. */
@@ -141,7 +137,7 @@ finish (AdvertiseContext *context,
 
   context->stopping = TRUE;
   context->exit_code = exit_code;
-  g_clear_handle_id (&context->duration_source, g_source_remove);
+  nearby_cli_stop_triggers_cancel_duration (&context->stop_triggers);
 
   if (nearby_advertiser_get_state (context->advertiser) == NEARBY_ADVERTISER_STATE_STARTING)
     {
@@ -155,25 +151,10 @@ finish (AdvertiseContext *context,
   nearby_advertiser_stop_async (context->advertiser, NULL, stop_cb, context);
 }
 
-static gboolean
-duration_cb (gpointer user_data)
+static void
+stop_requested (gpointer user_data)
 {
-  AdvertiseContext *context = user_data;
-
-  context->duration_source = 0;
-  finish (context, NEARBY_EXIT_OK);
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-signal_cb (gpointer user_data)
-{
-  AdvertiseContext *context = user_data;
-
-  finish (context, NEARBY_EXIT_OK);
-
-  return G_SOURCE_CONTINUE;
+  finish (user_data, NEARBY_EXIT_OK);
 }
 
 static void
@@ -230,8 +211,7 @@ start_cb (GObject      *object,
   if (context->duration_s > 0)
     {
       g_print (_("Broadcasting for %g s — press Ctrl+C to stop"), context->duration_s);
-      context->duration_source = g_timeout_add ((guint) (context->duration_s * 1000),
-                                                duration_cb, context);
+      nearby_cli_stop_triggers_start_duration (&context->stop_triggers, context->duration_s);
     }
   else
     g_print ("%s", _("Broadcasting — press Ctrl+C to stop"));
@@ -301,7 +281,7 @@ nearby_cli_advertise (int    argc,
     return nearby_cli_usage_error (option_context, _("Give one URL to broadcast"));
   if (tx_power < NEARBY_TX_POWER_MIN || tx_power > NEARBY_TX_POWER_MAX)
     return nearby_cli_usage_error (option_context, _("--tx-power must be between -100 and 20 dBm"));
-  if (duration < 0 || duration > G_MAXUINT / 1000)
+  if (!nearby_cli_duration_is_valid (duration))
     return nearby_cli_usage_error (option_context, _("--duration must be a positive number"));
 
   context.advertiser = nearby_advertiser_new (argv[1],
@@ -324,16 +304,13 @@ nearby_cli_advertise (int    argc,
   context.loop = g_main_loop_new (NULL, FALSE);
 
   g_signal_connect (context.advertiser, "notify::state", G_CALLBACK (on_state_changed), &context);
-  context.sigint_source = g_unix_signal_add (SIGINT, signal_cb, &context);
-  context.sigterm_source = g_unix_signal_add (SIGTERM, signal_cb, &context);
+  nearby_cli_stop_triggers_watch_signals (&context.stop_triggers, stop_requested, &context);
   nearby_advertiser_start_async (context.advertiser, context.cancellable, start_cb, &context);
 
   g_main_loop_run (context.loop);
 
-  g_clear_handle_id (&context.duration_source, g_source_remove);
+  nearby_cli_stop_triggers_clear (&context.stop_triggers);
   g_clear_handle_id (&context.stop_timeout_source, g_source_remove);
-  g_clear_handle_id (&context.sigint_source, g_source_remove);
-  g_clear_handle_id (&context.sigterm_source, g_source_remove);
   g_signal_handlers_disconnect_by_data (context.advertiser, &context);
 
   g_clear_object (&context.advertiser);

@@ -1,5 +1,5 @@
 /* nearby-cli-bluetooth.c: what `nearby scan` and `nearby advertise` share: the way out of
- * Bluetooth trouble
+ * Bluetooth trouble, and what ends a run
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <signal.h>
 
 #include "nearby-cli-bluetooth.h"
 
@@ -32,4 +34,65 @@ nearby_cli_bluetooth_advice (NearbySourceState state)
     default:
       return NULL;
     }
+}
+
+gboolean
+nearby_cli_duration_is_valid (double duration_s)
+{
+  /* g_timeout_add() counts in milliseconds, in a guint. */
+  return !(duration_s < 0 || duration_s > G_MAXUINT / 1000);
+}
+
+static gboolean
+duration_cb (gpointer user_data)
+{
+  NearbyCliStopTriggers *triggers = user_data;
+
+  triggers->duration_source = 0;
+  triggers->stop (triggers->user_data);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+signal_cb (gpointer user_data)
+{
+  NearbyCliStopTriggers *triggers = user_data;
+
+  triggers->stop (triggers->user_data);
+
+  return G_SOURCE_CONTINUE;
+}
+
+void
+nearby_cli_stop_triggers_watch_signals (NearbyCliStopTriggers *triggers,
+                                        NearbyCliStopFunc      stop,
+                                        gpointer               user_data)
+{
+  triggers->stop = stop;
+  triggers->user_data = user_data;
+  triggers->sigint_source = g_unix_signal_add (SIGINT, signal_cb, triggers);
+  triggers->sigterm_source = g_unix_signal_add (SIGTERM, signal_cb, triggers);
+}
+
+void
+nearby_cli_stop_triggers_start_duration (NearbyCliStopTriggers *triggers,
+                                         double                 duration_s)
+{
+  if (duration_s > 0)
+    triggers->duration_source = g_timeout_add ((guint) (duration_s * 1000), duration_cb, triggers);
+}
+
+void
+nearby_cli_stop_triggers_cancel_duration (NearbyCliStopTriggers *triggers)
+{
+  g_clear_handle_id (&triggers->duration_source, g_source_remove);
+}
+
+void
+nearby_cli_stop_triggers_clear (NearbyCliStopTriggers *triggers)
+{
+  g_clear_handle_id (&triggers->duration_source, g_source_remove);
+  g_clear_handle_id (&triggers->sigint_source, g_source_remove);
+  g_clear_handle_id (&triggers->sigterm_source, g_source_remove);
 }

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <glib-unix.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <signal.h>
@@ -39,24 +38,22 @@ typedef struct {
 } Row;
 
 typedef struct {
-  NearbyScanner *scanner;
-  GMainLoop     *loop;
-  GHashTable    *rows;      /* address + what -> Row */
-  gboolean       json;
-  gboolean       all;
-  gboolean       interactive;
-  double         duration_s;
-  int            exit_code;
-  gboolean       scanning_started;
-  gboolean       stopping;
-  guint          settle_source;
-  guint          grace_source;
-  guint          duration_source;
-  guint          refresh_source;
-  guint          stop_timeout_source;
-  guint          sigint_source;
-  guint          sigterm_source;
-  guint64        sightings;
+  NearbyScanner         *scanner;
+  GMainLoop             *loop;
+  GHashTable            *rows;      /* address + what -> Row */
+  gboolean               json;
+  gboolean               all;
+  gboolean               interactive;
+  double                 duration_s;
+  int                    exit_code;
+  gboolean               scanning_started;
+  gboolean               stopping;
+  guint                  settle_source;
+  guint                  grace_source;
+  NearbyCliStopTriggers  stop_triggers;
+  guint                  refresh_source;
+  guint                  stop_timeout_source;
+  guint64                sightings;
 } ScanContext;
 
 static void
@@ -432,7 +429,7 @@ finish (ScanContext *context,
   context->exit_code = exit_code;
   g_clear_handle_id (&context->settle_source, g_source_remove);
   g_clear_handle_id (&context->grace_source, g_source_remove);
-  g_clear_handle_id (&context->duration_source, g_source_remove);
+  nearby_cli_stop_triggers_cancel_duration (&context->stop_triggers);
   g_clear_handle_id (&context->refresh_source, g_source_remove);
 
   /* The loop context stays alive until stop_cb: it lives on main()'s stack. */
@@ -447,17 +444,6 @@ give_up (ScanContext *context)
 
   g_printerr ("nearby scan: %s\n", state);
   finish (context, NEARBY_EXIT_UNAVAILABLE);
-}
-
-static gboolean
-duration_cb (gpointer user_data)
-{
-  ScanContext *context = user_data;
-
-  context->duration_source = 0;
-  finish (context, NEARBY_EXIT_OK);
-
-  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -521,9 +507,7 @@ on_state_changed (NearbyScanner *scanner,
       g_clear_handle_id (&context->settle_source, g_source_remove);
       g_clear_handle_id (&context->grace_source, g_source_remove);
 
-      if (context->duration_s > 0)
-        context->duration_source = g_timeout_add ((guint) (context->duration_s * 1000),
-                                                  duration_cb, context);
+      nearby_cli_stop_triggers_start_duration (&context->stop_triggers, context->duration_s);
       if (!context->json && context->interactive)
         {
           print_table (context);
@@ -536,14 +520,10 @@ on_state_changed (NearbyScanner *scanner,
     }
 }
 
-static gboolean
-signal_cb (gpointer user_data)
+static void
+stop_requested (gpointer user_data)
 {
-  ScanContext *context = user_data;
-
-  finish (context, NEARBY_EXIT_OK);
-
-  return G_SOURCE_CONTINUE;
+  finish (user_data, NEARBY_EXIT_OK);
 }
 
 int
@@ -579,7 +559,7 @@ nearby_cli_scan (int    argc,
     return nearby_cli_usage_error (option_context, error->message);
   if (argc > 1)
     return nearby_cli_usage_error (option_context, _("scan takes no arguments"));
-  if (duration < 0 || duration > G_MAXUINT / 1000)
+  if (!nearby_cli_duration_is_valid (duration))
     return nearby_cli_usage_error (option_context, _("--duration must be a positive number"));
 
   /* A closed pipe is an ordinary way to stop: see print_json(). */
@@ -596,14 +576,12 @@ nearby_cli_scan (int    argc,
   g_signal_connect (context.scanner, "sighting", G_CALLBACK (on_sighting), &context);
   g_signal_connect (context.scanner, "notify::state", G_CALLBACK (on_state_changed), &context);
   context.settle_source = g_timeout_add (SETTLE_TIMEOUT_MS, settle_timeout_cb, &context);
-  context.sigint_source = g_unix_signal_add (SIGINT, signal_cb, &context);
-  context.sigterm_source = g_unix_signal_add (SIGTERM, signal_cb, &context);
+  nearby_cli_stop_triggers_watch_signals (&context.stop_triggers, stop_requested, &context);
 
   g_main_loop_run (context.loop);
 
+  nearby_cli_stop_triggers_clear (&context.stop_triggers);
   g_clear_handle_id (&context.stop_timeout_source, g_source_remove);
-  g_clear_handle_id (&context.sigint_source, g_source_remove);
-  g_clear_handle_id (&context.sigterm_source, g_source_remove);
   g_signal_handlers_disconnect_by_data (context.scanner, &context);
 
   if (!json && context.exit_code == NEARBY_EXIT_OK)
