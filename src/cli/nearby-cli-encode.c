@@ -10,12 +10,10 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "nearby-advertiser.h"
 #include "nearby-cli.h"
 #include "nearby-frame.h"
 #include "nearby-hex.h"
-
-/* Eddystone frames usually come with a -20 dBm calibration at 0 m (-61 dBm at 1 m). */
-#define DEFAULT_TX_POWER (-20)
 
 static char *
 format_hex_spaced (const guint8 *data,
@@ -74,7 +72,8 @@ nearby_cli_encode (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) urls = NULL;
-  int tx_power = DEFAULT_TX_POWER;
+  /* What `nearby advertise` would broadcast. */
+  int tx_power = NEARBY_ADVERTISER_DEFAULT_TX_POWER;
   gboolean invisible = FALSE;
   gboolean json = FALSE;
   guint8 eddystone[NEARBY_FRAME_URL_SERVICE_DATA_MAX];

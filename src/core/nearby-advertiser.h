@@ -49,6 +49,7 @@ typedef enum {
   NEARBY_ADVERTISER_STATE_FAILED,
 } NearbyAdvertiserState;
 
+/* Eddystone frames usually come with a -20 dBm calibration at 0 m (-61 dBm at 1 m). */
 #define NEARBY_ADVERTISER_DEFAULT_TX_POWER (-20)
 
 #define NEARBY_TYPE_ADVERTISER (nearby_advertiser_get_type ())
