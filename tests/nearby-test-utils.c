@@ -101,7 +101,10 @@ nearby_test_service_data (const char   *uuid,
 
 struct _NearbyTestSource
 {
-  GObject parent_instance;
+  GObject            parent_instance;
+
+  NearbySourceState  state;
+  char              *state_message;
 };
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (NearbyTestSource, nearby_test_source, G_TYPE_OBJECT,
@@ -114,19 +117,31 @@ enum {
 };
 
 static void
+nearby_test_source_finalize (GObject *object)
+{
+  NearbyTestSource *self = NEARBY_TEST_SOURCE (object);
+
+  g_free (self->state_message);
+
+  G_OBJECT_CLASS (nearby_test_source_parent_class)->finalize (object);
+}
+
+static void
 nearby_test_source_get_property (GObject    *object,
                                  guint       prop_id,
                                  GValue     *value,
                                  GParamSpec *pspec)
 {
+  NearbyTestSource *self = NEARBY_TEST_SOURCE (object);
+
   switch (prop_id)
     {
     case PROP_STATE:
-      g_value_set_enum (value, NEARBY_SOURCE_STATE_SCANNING);
+      g_value_set_enum (value, self->state);
       break;
 
     case PROP_STATE_MESSAGE:
-      g_value_set_string (value, NULL);
+      g_value_set_string (value, self->state_message);
       break;
 
     default:
@@ -139,6 +154,7 @@ nearby_test_source_class_init (NearbyTestSourceClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->finalize = nearby_test_source_finalize;
   object_class->get_property = nearby_test_source_get_property;
   g_object_class_override_property (object_class, PROP_STATE, "state");
   g_object_class_override_property (object_class, PROP_STATE_MESSAGE, "state-message");
@@ -147,12 +163,22 @@ nearby_test_source_class_init (NearbyTestSourceClass *klass)
 static void
 nearby_test_source_init (NearbyTestSource *self)
 {
+  self->state = NEARBY_SOURCE_STATE_SCANNING;
 }
 
 NearbyTestSource *
 nearby_test_source_new (void)
 {
   return g_object_new (NEARBY_TYPE_TEST_SOURCE, NULL);
+}
+
+void
+nearby_test_source_set_state (NearbyTestSource  *self,
+                              NearbySourceState  state,
+                              const char        *message)
+{
+  nearby_source_update_state (NEARBY_SOURCE (self), &self->state, &self->state_message, state,
+                              message);
 }
 
 void

@@ -81,11 +81,14 @@ GVariant   *nearby_test_service_data  (const char   *uuid,
                                        const guint8 *data,
                                        gsize         len);
 
-/* A NearbySource that reports what the test tells it to, always "scanning". */
+/* A NearbySource that reports what the test tells it to; "scanning" until told otherwise. */
 #define NEARBY_TYPE_TEST_SOURCE (nearby_test_source_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyTestSource, nearby_test_source, NEARBY, TEST_SOURCE, GObject)
 
-NearbyTestSource *nearby_test_source_new  (void);
+NearbyTestSource *nearby_test_source_new       (void);
+void              nearby_test_source_set_state (NearbyTestSource  *self,
+                                                NearbySourceState  state,
+                                                const char        *message);
 /* Emits a sighting of @frame from @address; @raw (optional) is the data it was decoded from. */
 void              nearby_test_source_emit (NearbyTestSource  *self,
                                            const char        *address,

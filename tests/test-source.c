@@ -106,6 +106,67 @@ test_interface (void)
   g_assert_null (message);
 }
 
+typedef struct {
+  guint  n_state;
+  guint  n_message;
+  char  *message_seen_with_state;
+} StateWatch;
+
+static void
+on_state (NearbySource *source,
+          GParamSpec   *pspec,
+          StateWatch   *watch)
+{
+  watch->n_state++;
+  g_free (watch->message_seen_with_state);
+  watch->message_seen_with_state = nearby_source_dup_state_message (source);
+}
+
+static void
+on_state_message (NearbySource *source,
+                  GParamSpec   *pspec,
+                  StateWatch   *watch)
+{
+  watch->n_message++;
+}
+
+/* A source says what changed, once, and a window that hears the new state already reads the
+ * sentence that goes with it. */
+static void
+test_state_changes (void)
+{
+  g_autoptr(NearbyTestSource) source = nearby_test_source_new ();
+  StateWatch watch = { 0 };
+  g_autofree char *message = NULL;
+
+  g_signal_connect (source, "notify::state", G_CALLBACK (on_state), &watch);
+  g_signal_connect (source, "notify::state-message", G_CALLBACK (on_state_message), &watch);
+
+  nearby_test_source_set_state (source, NEARBY_SOURCE_STATE_OFF, "Bluetooth is off");
+  g_assert_cmpuint (watch.n_state, ==, 1);
+  g_assert_cmpuint (watch.n_message, ==, 1);
+  g_assert_cmpstr (watch.message_seen_with_state, ==, "Bluetooth is off");
+
+  /* Nothing new: nothing said. */
+  nearby_test_source_set_state (source, NEARBY_SOURCE_STATE_OFF, "Bluetooth is off");
+  g_assert_cmpuint (watch.n_state, ==, 1);
+  g_assert_cmpuint (watch.n_message, ==, 1);
+
+  /* Only the sentence changes. */
+  nearby_test_source_set_state (source, NEARBY_SOURCE_STATE_OFF, "Bluetooth is still off");
+  g_assert_cmpuint (watch.n_state, ==, 1);
+  g_assert_cmpuint (watch.n_message, ==, 2);
+
+  nearby_test_source_set_state (source, NEARBY_SOURCE_STATE_SCANNING, NULL);
+  g_assert_cmpuint (watch.n_state, ==, 2);
+  g_assert_cmpuint (watch.n_message, ==, 3);
+  g_assert_null (watch.message_seen_with_state);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (source));
+  g_assert_null (message);
+  g_assert_cmpint (nearby_source_get_state (NEARBY_SOURCE (source)), ==,
+                   NEARBY_SOURCE_STATE_SCANNING);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -116,6 +177,7 @@ main (int   argc,
   g_test_add_func ("/source/state-names", test_state_names);
   g_test_add_func ("/source/sighting-copies", test_sighting_copies);
   g_test_add_func ("/source/interface", test_interface);
+  g_test_add_func ("/source/state-changes", test_state_changes);
 
   return g_test_run ();
 }

@@ -88,19 +88,8 @@ set_state (NearbyReplay      *self,
            NearbySourceState  state,
            const char        *message)
 {
-  g_object_freeze_notify (G_OBJECT (self));
-  if (self->state != state)
-    {
-      self->state = state;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-    }
-  if (g_strcmp0 (self->state_message, message) != 0)
-    {
-      g_free (self->state_message);
-      self->state_message = g_strdup (message);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_MESSAGE]);
-    }
-  g_object_thaw_notify (G_OBJECT (self));
+  nearby_source_update_state (NEARBY_SOURCE (self), &self->state, &self->state_message, state,
+                              message);
 }
 
 static void
@@ -676,9 +665,7 @@ nearby_replay_class_init (NearbyReplayClass *klass)
   g_object_class_install_properties (object_class, PROP_STATE, properties);
 
   g_object_class_override_property (object_class, PROP_STATE, "state");
-  properties[PROP_STATE] = g_object_class_find_property (object_class, "state");
   g_object_class_override_property (object_class, PROP_STATE_MESSAGE, "state-message");
-  properties[PROP_STATE_MESSAGE] = g_object_class_find_property (object_class, "state-message");
 
   /* A line was skipped: its number, and a message that starts with "line N: ". */
   signals[LINE_ERROR] =

@@ -45,26 +45,12 @@ _nearby_scanner_set_state (NearbyScanner     *self,
                            NearbySourceState  state,
                            const char        *message)
 {
-  gboolean state_changed = self->state != state;
-  gboolean message_changed = g_strcmp0 (self->state_message, message) != 0;
+  if (self->state != state)
+    g_debug ("State %s: %s", nearby_source_state_to_string (state),
+             message != NULL ? message : "");
 
-  /* Both change before either is notified, so a handler of one sees the other up to date. */
-  if (state_changed)
-    {
-      g_debug ("State %s: %s", nearby_source_state_to_string (state),
-               message != NULL ? message : "");
-      self->state = state;
-    }
-  if (message_changed)
-    {
-      g_free (self->state_message);
-      self->state_message = g_strdup (message);
-    }
-
-  if (state_changed)
-    g_object_notify (G_OBJECT (self), "state");
-  if (message_changed)
-    g_object_notify (G_OBJECT (self), "state-message");
+  nearby_source_update_state (NEARBY_SOURCE (self), &self->state, &self->state_message, state,
+                              message);
 }
 
 gboolean

@@ -163,3 +163,28 @@ nearby_source_emit_sighting (NearbySource         *self,
 
   g_signal_emit (self, signals[SIGHTING], 0, sighting);
 }
+
+void
+nearby_source_update_state (NearbySource       *self,
+                            NearbySourceState  *state,
+                            char              **message,
+                            NearbySourceState   new_state,
+                            const char         *new_message)
+{
+  gboolean state_changed = *state != new_state;
+  gboolean message_changed = g_strcmp0 (*message, new_message) != 0;
+
+  g_return_if_fail (NEARBY_IS_SOURCE (self));
+
+  *state = new_state;
+  if (message_changed)
+    {
+      g_free (*message);
+      *message = g_strdup (new_message);
+    }
+
+  if (state_changed)
+    g_object_notify (G_OBJECT (self), "state");
+  if (message_changed)
+    g_object_notify (G_OBJECT (self), "state-message");
+}

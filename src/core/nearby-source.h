@@ -68,4 +68,13 @@ char             *nearby_source_dup_state_message (NearbySource         *self);
 void              nearby_source_emit_sighting     (NearbySource         *self,
                                                    const NearbySighting *sighting);
 
+/* For implementations that keep their state in @state and @message (owned by the source): sets
+ * them and notifies "state" and "state-message" for what changed, once both hold their new
+ * values, so that a handler of one sees the other up to date. */
+void              nearby_source_update_state      (NearbySource         *self,
+                                                   NearbySourceState    *state,
+                                                   char                **message,
+                                                   NearbySourceState     new_state,
+                                                   const char           *new_message);
+
 G_END_DECLS
