@@ -309,7 +309,7 @@ nearby_inspector_update (NearbyInspector *self)
 {
   NearbyObject *object = self->object;
   const char *url = nearby_object_get_url (object);
-  const char *title = nearby_object_get_title (object);
+  const char *title;
   g_autofree char *host = host_of (url);
   g_autofree char *text = NULL;
   g_autoptr(GArray) samples = NULL;
@@ -318,10 +318,7 @@ nearby_inspector_update (NearbyInspector *self)
   int tx_power = nearby_object_get_tx_power (object);
 
   /* Named as its row names it. */
-  if ((title == NULL || *title == '\0') && url == NULL)
-    nearby_object_row_describe_identity (nearby_object_get_key (object), &title, NULL);
-  if (title == NULL || *title == '\0')
-    title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (object));
+  title = nearby_object_row_name (object, host, NULL);
   gtk_label_set_label (self->title_label, title);
   adw_window_title_set_subtitle (self->window_title, title);
 

@@ -66,10 +66,10 @@ nearby_object_row_bucket_label (NearbyBucket bucket)
 /* Beacons without a web address (developer mode) are named by what they are and who they
  * are, from the object's key ("eddystone-uid:NS/INSTANCE", "ibeacon:UUID/MAJOR/MINOR",
  * "address:ADDRESS"). @title and @identity are left alone for any other key. */
-void
-nearby_object_row_describe_identity (const char  *key,
-                                     const char **title,
-                                     char       **identity)
+static void
+describe_identity (const char  *key,
+                   const char **title,
+                   char       **identity)
 {
   g_auto(GStrv) parts = NULL;
 
@@ -97,6 +97,22 @@ nearby_object_row_describe_identity (const char  *key,
         *identity = g_strdup_printf (_("Telemetry or ephemeral ID only, from %s"),
                                      key + strlen ("address:"));
     }
+}
+
+const char *
+nearby_object_row_name (NearbyObject  *object,
+                        const char    *host,
+                        char         **identity)
+{
+  const char *url = nearby_object_get_url (object);
+  const char *title = nearby_object_get_title (object);
+
+  if ((title == NULL || *title == '\0') && url == NULL)
+    describe_identity (nearby_object_get_key (object), &title, identity);
+  if (title == NULL || *title == '\0')
+    title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (object));
+
+  return title;
 }
 
 /* The one badge a row shows: what most deserves the user's attention before opening it. */
@@ -281,16 +297,12 @@ nearby_object_row_update (NearbyObjectRow *self)
     return;
 
   url = nearby_object_get_url (self->object);
-  title = nearby_object_get_title (self->object);
   description = nearby_object_get_description (self->object);
   host = url != NULL ? nearby_url_display_host (url, &flags) : NULL;
 
-  if ((title == NULL || *title == '\0') && url == NULL)
-    nearby_object_row_describe_identity (nearby_object_get_key (self->object), &title, &identity);
+  title = nearby_object_row_name (self->object, host, &identity);
   if (identity != NULL && description == NULL)
     description = identity;
-  if (title == NULL || *title == '\0')
-    title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (self->object));
   gtk_label_set_label (self->title_label, title);
 
   gtk_label_set_label (self->description_label, description);

@@ -20,9 +20,12 @@ void          nearby_object_row_set_object (NearbyObjectRow *self,
 
 void          nearby_object_row_popup_menu (NearbyObjectRow *self);
 
-void          nearby_object_row_describe_identity (const char  *key,
-                                                   const char **title,
-                                                   char       **identity);
+/* What a row, and the Details window, are headed with: the page's title; for a beacon without a
+ * web address, what it is (and who it is in @identity, optional); else @host, the URL or the
+ * object's key. */
+const char   *nearby_object_row_name       (NearbyObject    *object,
+                                            const char      *host,
+                                            char           **identity);
 
 /* The words a row uses for a distance bucket ("Right here", "Nearby", "Farther away"). */
 const char   *nearby_object_row_bucket_label (NearbyBucket bucket);
