@@ -8,6 +8,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 
@@ -54,6 +55,17 @@ nearby_test_wait_result (NearbyTestWaiter *waiter)
 {
   WAIT_UNTIL (waiter->done);
   return g_steal_pointer (&waiter->result);
+}
+
+double
+nearby_test_cpu_seconds (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 gint64

@@ -59,6 +59,9 @@ void          nearby_test_on_result   (GObject          *object,
 /* Waits for the call to finish; the caller owns the result. */
 GAsyncResult *nearby_test_wait_result (NearbyTestWaiter *waiter);
 
+/* CPU seconds of this process so far, all threads, user and system. */
+double nearby_test_cpu_seconds (void);
+
 /* A fake clock: nearby_test_clock_now() is a NearbyClockFunc that reads @clock->now_us, so a test
  * moves time forward by assigning it. */
 typedef struct {

@@ -7,7 +7,6 @@
 
 #include <gio/gio.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "bluez-mock-beacons.h"
 #include "nearby-distance.h"
@@ -731,17 +730,6 @@ flood_caught_up (Fixture *f,
   return TRUE;
 }
 
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
-         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 static void
 test_rssi_flood (Fixture       *f,
                  gconstpointer  data)
@@ -767,13 +755,13 @@ test_rssi_flood (Fixture       *f,
   WAIT_UNTIL (g_hash_table_size (f->last_rssi) == n_devices);
 
   f->n_sightings = 0;
-  cpu_before = cpu_seconds ();
+  cpu_before = nearby_test_cpu_seconds ();
   started = g_get_monotonic_time ();
   signals_sent = bluez_mock_flood_rssi (&f->mock, 10, 10000);
   finished = g_get_monotonic_time ();
   WAIT_UNTIL (flood_caught_up (f, n_devices));
   caught_up = g_get_monotonic_time ();
-  cpu_after = cpu_seconds ();
+  cpu_after = nearby_test_cpu_seconds ();
 
   g_test_message ("RSSI flood: %u devices, %u updates sent in %.1f s, %" G_GUINT64_FORMAT
                   " sightings; caught up %.3f s after the last one; %.2f s of CPU in this "

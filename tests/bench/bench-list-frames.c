@@ -162,7 +162,7 @@ run_phase (const char *name,
   bench_order_watch_reset (&watch);
   g_array_set_size (changes.handling_ms, 0);
   log.recording = TRUE;
-  cpu_start = bench_cpu_seconds ();
+  cpu_start = nearby_test_cpu_seconds ();
   start_us = g_get_monotonic_time ();
 
   nearby_test_run_for_ms ((guint) (seconds * 1000));
@@ -180,7 +180,7 @@ run_phase (const char *name,
   phase.work_p50 = bench_percentile (log.work_ms, 50);
   phase.work_p99 = bench_percentile (log.work_ms, 99);
   phase.work_max = g_array_index (log.work_ms, double, n_frames - 1);
-  phase.cpu_per_second = (bench_cpu_seconds () - cpu_start) / seconds;
+  phase.cpu_per_second = (nearby_test_cpu_seconds () - cpu_start) / seconds;
   phase.reorders_per_second = watch.n_reorders / seconds;
   phase.rows_per_reorder = watch.n_reorders > 0
                            ? (double) watch.n_rows_moved / watch.n_reorders : 0.0;

@@ -110,13 +110,13 @@ measure (BenchChurnSource *source,
   if (watch != NULL)
     bench_order_watch_reset (watch);
   emitted_start = bench_churn_source_get_n_emitted (source);
-  cpu_start = bench_cpu_seconds ();
+  cpu_start = nearby_test_cpu_seconds ();
   start_us = g_get_monotonic_time ();
 
   nearby_test_run_for_ms ((guint) (seconds * 1000));
 
   seconds = (g_get_monotonic_time () - start_us) / (double) G_USEC_PER_SEC;
-  load.cpu_per_second = (bench_cpu_seconds () - cpu_start) / seconds;
+  load.cpu_per_second = (nearby_test_cpu_seconds () - cpu_start) / seconds;
   load.sightings_per_second = (bench_churn_source_get_n_emitted (source) - emitted_start) / seconds;
 
   return load;

@@ -7,7 +7,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 #include "bench-util.h"
 
@@ -27,17 +26,6 @@ bench_env_double (const char *name,
   const char *value = g_getenv (name);
 
   return value != NULL && *value != '\0' ? g_ascii_strtod (value, NULL) : fallback;
-}
-
-double
-bench_cpu_seconds (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
-         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 void

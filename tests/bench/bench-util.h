@@ -19,8 +19,6 @@ guint  bench_env_uint          (const char *name,
 double bench_env_double        (const char *name,
                                 double      fallback);
 
-/* CPU seconds of this process so far, all threads, user and system. */
-double bench_cpu_seconds       (void);
 
 /* Asynchronous calls started together and waited for together: count each one in with
  * `pending++` as it starts, with bench_calls_done() as its callback, then bench_calls_wait(). */
