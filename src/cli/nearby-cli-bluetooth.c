@@ -79,6 +79,10 @@ void
 nearby_cli_stop_triggers_start_duration (NearbyCliStopTriggers *triggers,
                                          double                 duration_s)
 {
+  /* The duration ends through the same stop as the signals, which watch_signals() sets. */
+  g_return_if_fail (triggers->stop != NULL);
+
+  nearby_cli_stop_triggers_cancel_duration (triggers);
   if (duration_s > 0)
     triggers->duration_source = g_timeout_add ((guint) (duration_s * 1000), duration_cb, triggers);
 }

@@ -362,6 +362,10 @@ nearby_icon_decode (const guint8  *data,
   int width;
   int height;
 
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+  g_return_val_if_fail (size > 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
   type = sniff_image_type (data, len, &mime_type);
   if (type == NULL)
     {
@@ -486,6 +490,7 @@ nearby_icon_decode_async (GBytes              *bytes,
 
   g_return_if_fail (bytes != NULL);
   g_return_if_fail (size > 0);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
   data = g_new0 (DecodeData, 1);
   data->bytes = g_bytes_ref (bytes);

@@ -171,10 +171,15 @@ nearby_source_update_state (NearbySource       *self,
                             NearbySourceState   new_state,
                             const char         *new_message)
 {
-  gboolean state_changed = *state != new_state;
-  gboolean message_changed = g_strcmp0 (*message, new_message) != 0;
+  gboolean state_changed;
+  gboolean message_changed;
 
   g_return_if_fail (NEARBY_IS_SOURCE (self));
+  g_return_if_fail (state != NULL);
+  g_return_if_fail (message != NULL);
+
+  state_changed = *state != new_state;
+  message_changed = g_strcmp0 (*message, new_message) != 0;
 
   *state = new_state;
   if (message_changed)
