@@ -80,7 +80,6 @@ void   _nearby_object_list_emit_object_added    (NearbyObjectList         *self,
 void   _nearby_object_list_forget_object        (NearbyObjectList         *self,
                                                  NearbyObject             *object);
 
-void   _nearby_object_list_tick                 (NearbyObjectList         *self);
 void   _nearby_object_list_ensure_ticking       (NearbyObjectList         *self);
 void   _nearby_object_list_schedule_prompt_tick (NearbyObjectList         *self);
 

@@ -124,8 +124,8 @@ replace_items (NearbyObjectList *self,
   g_ptr_array_unref (old_items);
 }
 
-void
-_nearby_object_list_tick (NearbyObjectList *self)
+static void
+tick (NearbyObjectList *self)
 {
   gint64 now = _nearby_object_list_now (self);
   gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
@@ -266,7 +266,7 @@ on_tick (gpointer user_data)
 {
   NearbyObjectList *self = user_data;
 
-  _nearby_object_list_tick (self);
+  tick (self);
 
   if (self->objects->len == 0 && self->items->len == 0)
     {
@@ -290,7 +290,7 @@ on_prompt_tick (gpointer user_data)
   NearbyObjectList *self = user_data;
 
   self->prompt_tick_id = 0;
-  _nearby_object_list_tick (self);
+  tick (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -319,5 +319,5 @@ nearby_object_list_flush (NearbyObjectList *self)
 {
   g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
 
-  _nearby_object_list_tick (self);
+  tick (self);
 }

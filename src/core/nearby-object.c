@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "nearby-object-private.h"
 

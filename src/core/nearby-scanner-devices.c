@@ -98,8 +98,8 @@ device_new_for_proxy (GDBusProxy *proxy)
   return device;
 }
 
-/* Handles the advert data of one device: from its first appearance (@initial) or from a
- * PropertiesChanged. Any of @rssi, @service_data, @manufacturer_data may be NULL. */
+/* Handles the advert data of one device, from its first appearance or from a PropertiesChanged.
+ * Any of @rssi, @service_data, @manufacturer_data may be NULL. */
 void
 _nearby_scanner_device_changed (NearbyScanner *self,
                                 GDBusProxy    *proxy,
@@ -173,7 +173,6 @@ void
 _nearby_scanner_device_added (NearbyScanner *self,
                               GDBusProxy    *proxy)
 {
-  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
   g_autoptr(GVariant) service_data = g_dbus_proxy_get_cached_property (proxy, "ServiceData");
   g_autoptr(GVariant) manufacturer_data =
     g_dbus_proxy_get_cached_property (proxy, "ManufacturerData");
