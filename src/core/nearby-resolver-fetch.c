@@ -27,7 +27,7 @@
 #define CACHE_MAX_SECONDS   (24 * 60 * 60)
 #define CACHE_DEFAULT_SECONDS (60 * 60)
 
-static void job_read_next (Job *job);
+static void job_read_next (NearbyResolverJob *job);
 
 /* Classification */
 
@@ -89,7 +89,7 @@ _nearby_resolver_check_url (NearbyResolver   *self,
 /* Requests */
 
 void
-_nearby_resolver_job_clear_fetch (Job *job)
+_nearby_resolver_job_clear_fetch (NearbyResolverJob *job)
 {
   if (job->message != NULL)
     g_signal_handlers_disconnect_by_data (job->message, job);
@@ -133,8 +133,8 @@ expiry_from_headers (SoupMessage *message)
 
 /* Ends the fetch after the transfer failed with @io_error, saying why in the user's words. */
 static void
-fetch_failed (Job          *job,
-              const GError *io_error)
+fetch_failed (NearbyResolverJob *job,
+              const GError      *io_error)
 {
   g_autoptr(GError) error = NULL;
 
@@ -166,8 +166,8 @@ fetch_failed (Job          *job,
 }
 
 static gboolean
-check_connected_address (Job            *job,
-                         GSocketAddress *address)
+check_connected_address (NearbyResolverJob *job,
+                         GSocketAddress    *address)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *what = NULL;
@@ -201,7 +201,7 @@ on_network_event (SoupMessage        *message,
                   GIOStream          *connection,
                   gpointer            user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
   g_autoptr(GSocketAddress) remote = NULL;
 
   if (event != G_SOCKET_CLIENT_CONNECTED || !G_IS_SOCKET_CONNECTION (connection))
@@ -217,15 +217,15 @@ on_network_event (SoupMessage        *message,
 }
 
 static const char *
-accept_for (FetchKind kind)
+accept_for (NearbyResolverFetchKind kind)
 {
   switch (kind)
     {
-    case FETCH_PAGE:
+    case NEARBY_RESOLVER_FETCH_PAGE:
       return "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1";
-    case FETCH_MANIFEST:
+    case NEARBY_RESOLVER_FETCH_MANIFEST:
       return "application/manifest+json,application/json;q=0.9,*/*;q=0.1";
-    case FETCH_ICON:
+    case NEARBY_RESOLVER_FETCH_ICON:
       return "image/png,image/x-icon,image/gif,image/jpeg;q=0.9,*/*;q=0.1";
     default:
       return "*/*";
@@ -241,7 +241,7 @@ on_proxy_looked_up (GObject      *source,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
   g_autoptr(GError) io_error = NULL;
   g_auto(GStrv) proxies = NULL;
 
@@ -262,7 +262,7 @@ on_proxy_looked_up (GObject      *source,
 }
 
 static void
-job_send (Job *job)
+job_send (NearbyResolverJob *job)
 {
   NearbyResolver *self = job->self;
   g_autofree char *uri_string = NULL;
@@ -290,7 +290,7 @@ job_send (Job *job)
   }
   soup_message_headers_replace (soup_message_get_request_headers (job->message), "Accept",
                                 accept_for (job->kind));
-  if (job->kind == FETCH_ICON)
+  if (job->kind == NEARBY_RESOLVER_FETCH_ICON)
     soup_message_disable_feature (job->message, SOUP_TYPE_CONTENT_DECODER);
 
   if (job->priority < 0)
@@ -301,7 +301,7 @@ job_send (Job *job)
     priority = SOUP_MESSAGE_PRIORITY_NORMAL;
   else
     priority = SOUP_MESSAGE_PRIORITY_LOW;
-  if (job->kind != FETCH_PAGE && priority > SOUP_MESSAGE_PRIORITY_VERY_LOW)
+  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE && priority > SOUP_MESSAGE_PRIORITY_VERY_LOW)
     priority--;
   soup_message_set_priority (job->message, priority);
 
@@ -317,8 +317,8 @@ job_send (Job *job)
 /* The first address and every redirect's are checked against the policy before they are
  * asked for. */
 static void
-job_check_and_send (Job        *job,
-                    const char *url)
+job_check_and_send (NearbyResolverJob *job,
+                    const char        *url)
 {
   g_autoptr(GError) error = NULL;
 
@@ -333,9 +333,9 @@ job_check_and_send (Job        *job,
 }
 
 void
-_nearby_resolver_job_fetch (Job        *job,
-                            FetchKind   kind,
-                            const char *url)
+_nearby_resolver_job_fetch (NearbyResolverJob       *job,
+                            NearbyResolverFetchKind  kind,
+                            const char              *url)
 {
   _nearby_resolver_job_clear_fetch (job);
   job->kind = kind;
@@ -349,8 +349,8 @@ is_redirect (guint status)
 }
 
 static void
-follow_redirect (Job   *job,
-                 guint  status)
+follow_redirect (NearbyResolverJob *job,
+                 guint              status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GUri) next = NULL;
@@ -361,7 +361,7 @@ follow_redirect (Job   *job,
 
   location = soup_message_headers_get_one (soup_message_get_response_headers (job->message),
                                            "Location");
-  if (job->kind == FETCH_PAGE)
+  if (job->kind == NEARBY_RESOLVER_FETCH_PAGE)
     nearby_page_add_redirect (job->page, current, status);
 
   if (location == NULL || *location == '\0')
@@ -419,7 +419,7 @@ on_sent (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
   g_autoptr(GError) io_error = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GInputStream) stream = NULL;
@@ -448,7 +448,7 @@ on_sent (GObject      *source,
       return;
     }
 
-  if (job->kind == FETCH_PAGE)
+  if (job->kind == NEARBY_RESOLVER_FETCH_PAGE)
     {
       g_free (job->page->final_url);
       job->page->final_url = g_uri_to_string (job->uri);
@@ -473,7 +473,7 @@ on_sent (GObject      *source,
       return;
     }
 
-  if (job->kind == FETCH_PAGE)
+  if (job->kind == NEARBY_RESOLVER_FETCH_PAGE)
     {
       GHashTable *params = NULL;
 
@@ -489,7 +489,7 @@ on_sent (GObject      *source,
   else
     {
       job->body = g_byte_array_new ();
-      job->body_cap = job->kind == FETCH_ICON ? NEARBY_ICON_MAX_BYTES
+      job->body_cap = job->kind == NEARBY_RESOLVER_FETCH_ICON ? NEARBY_ICON_MAX_BYTES
                                               : NEARBY_RESOLVER_MAX_MANIFEST;
     }
 
@@ -517,8 +517,8 @@ looks_binary (const guint8 *data,
 
 /* The header says what the server thinks; the first bytes say what it sent. */
 static gboolean
-check_page_type (Job     *job,
-                 GError **error)
+check_page_type (NearbyResolverJob  *job,
+                 GError            **error)
 {
   const char *type;
   gboolean declared_html;
@@ -546,7 +546,7 @@ on_read (GObject      *source,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
   g_autoptr(GError) io_error = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -563,7 +563,7 @@ on_read (GObject      *source,
   data = g_bytes_get_data (bytes, &len);
   if (len == 0)
     {
-      if (job->kind == FETCH_PAGE && !job->sniffed)
+      if (job->kind == NEARBY_RESOLVER_FETCH_PAGE && !job->sniffed)
         {
           if (!check_page_type (job, &error))
             {
@@ -576,7 +576,7 @@ on_read (GObject      *source,
       return;
     }
 
-  if (job->kind != FETCH_PAGE)
+  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE)
     {
       if (job->body->len + len > job->body_cap)
         {
@@ -621,7 +621,7 @@ on_read (GObject      *source,
 }
 
 static void
-job_read_next (Job *job)
+job_read_next (NearbyResolverJob *job)
 {
   g_input_stream_read_bytes_async (job->stream, READ_CHUNK, G_PRIORITY_DEFAULT,
                                    job->fetch_cancellable, on_read, job);

@@ -24,6 +24,12 @@
 #include "nearby-memory-page-cache.h"
 #include "nearby-resolver-private.h"
 
+/* One caller waiting for a job: callers of the same URL share the job. */
+typedef struct {
+  GTask   *task;
+  gulong   cancelled_id;
+} Waiter;
+
 enum {
   PROP_0,
   PROP_CACHE,
@@ -39,8 +45,8 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (NearbyResolver, nearby_resolver, G_TYPE_OBJECT)
 
-static void job_pump             (NearbyResolver *self);
-static void job_complete         (Job            *job);
+static void job_pump     (NearbyResolver    *self);
+static void job_complete (NearbyResolverJob *job);
 
 /* Jobs */
 
@@ -52,7 +58,7 @@ job_key (const char      *url,
 }
 
 static void
-job_free (Job *job)
+job_free (NearbyResolverJob *job)
 {
   _nearby_resolver_job_clear_fetch (job);
   g_clear_handle_id (&job->deadline_id, g_source_remove);
@@ -69,7 +75,7 @@ job_free (Job *job)
 }
 
 static void
-job_cancel (Job *job)
+job_cancel (NearbyResolverJob *job)
 {
   g_cancellable_cancel (job->cancellable);
   if (job->fetch_cancellable != NULL)
@@ -77,13 +83,13 @@ job_cancel (Job *job)
 }
 
 gboolean
-_nearby_resolver_job_is_cancelled (Job *job)
+_nearby_resolver_job_is_cancelled (NearbyResolverJob *job)
 {
   return g_cancellable_is_cancelled (job->cancellable);
 }
 
 static void
-job_return_to_waiters (Job *job)
+job_return_to_waiters (NearbyResolverJob *job)
 {
   GList *waiters = g_steal_pointer (&job->waiters);
 
@@ -106,7 +112,7 @@ job_return_to_waiters (Job *job)
 
 /* Ends the job: answers every waiter, frees the slot, starts the next. */
 static void
-job_finish (Job *job)
+job_finish (NearbyResolverJob *job)
 {
   NearbyResolver *self = g_object_ref (job->self);
 
@@ -125,8 +131,8 @@ job_finish (Job *job)
 }
 
 static void
-job_fail (Job          *job,
-          const GError *error)
+job_fail (NearbyResolverJob *job,
+          const GError      *error)
 {
   g_clear_error (&job->page->error);
   job->page->error = g_error_copy (error);
@@ -136,7 +142,7 @@ job_fail (Job          *job,
 static gboolean
 on_deadline (gpointer user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
 
   job->deadline_id = 0;
   job->timed_out = TRUE;
@@ -152,14 +158,14 @@ compare_priority (gconstpointer a,
                   gconstpointer b,
                   gpointer      user_data)
 {
-  const Job *ja = a;
-  const Job *jb = b;
+  const NearbyResolverJob *ja = a;
+  const NearbyResolverJob *jb = b;
 
   return (ja->priority > jb->priority) - (ja->priority < jb->priority);
 }
 
 static void
-job_start (Job *job)
+job_start (NearbyResolverJob *job)
 {
   NearbyResolver *self = job->self;
 
@@ -169,7 +175,7 @@ job_start (Job *job)
   job->page->fetched_at_us = g_get_real_time ();
   job->deadline_id = g_timeout_add (self->deadline_ms, on_deadline, job);
 
-  _nearby_resolver_job_fetch (job, FETCH_PAGE, job->url);
+  _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_PAGE, job->url);
 }
 
 static void
@@ -177,7 +183,7 @@ job_pump (NearbyResolver *self)
 {
   while (self->running < self->max_in_flight && !g_queue_is_empty (&self->queue))
     {
-      Job *job = g_queue_pop_head (&self->queue);
+      NearbyResolverJob *job = g_queue_pop_head (&self->queue);
 
       job->queued = FALSE;
       job_start (job);
@@ -185,7 +191,7 @@ job_pump (NearbyResolver *self)
 }
 
 static void
-job_enqueue (Job *job)
+job_enqueue (NearbyResolverJob *job)
 {
   job->queued = TRUE;
   g_queue_insert_sorted (&job->self->queue, job, compare_priority, NULL);
@@ -206,7 +212,7 @@ on_cache_stored (GObject      *source,
 }
 
 static void
-job_store_in_cache (Job *job)
+job_store_in_cache (NearbyResolverJob *job)
 {
   g_autofree char *json = NULL;
   g_autoptr(NearbyCacheEntry) entry = NULL;
@@ -225,7 +231,7 @@ on_cache_lookup (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(NearbyCacheEntry) entry = NULL;
 
@@ -269,7 +275,7 @@ waiter_cancelled_idle (gpointer user_data)
   GTask *task = user_data;
   NearbyResolver *self = g_task_get_source_object (task);
   const char *key = g_task_get_task_data (task);
-  Job *job = g_hash_table_lookup (self->jobs, key);
+  NearbyResolverJob *job = g_hash_table_lookup (self->jobs, key);
 
   if (job == NULL)
     return G_SOURCE_REMOVE;
@@ -316,7 +322,7 @@ on_waiter_cancelled (GCancellable *cancellable,
 /* Icons */
 
 static void
-job_next_icon (Job *job)
+job_next_icon (NearbyResolverJob *job)
 {
   if (job->timed_out || job->icon_index >= job->icon_candidates->len)
     {
@@ -324,12 +330,12 @@ job_next_icon (Job *job)
       return;
     }
 
-  _nearby_resolver_job_fetch (job, FETCH_ICON,
+  _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_ICON,
                               g_ptr_array_index (job->icon_candidates, job->icon_index++));
 }
 
 static void
-job_start_icons (Job *job)
+job_start_icons (NearbyResolverJob *job)
 {
   job->icon_candidates = nearby_icon_candidates (job->meta, job->manifest, job->page->final_url);
   job->icon_index = 0;
@@ -340,7 +346,7 @@ job_start_icons (Job *job)
 /* Steps */
 
 static void
-job_page_fetched (Job *job)
+job_page_fetched (NearbyResolverJob *job)
 {
   job->meta = nearby_page_meta_parser_finish (job->parser);
   g_clear_pointer (&job->parser, nearby_page_meta_parser_free);
@@ -355,14 +361,14 @@ job_page_fetched (Job *job)
     job->page->title = nearby_url_display_host (job->page->final_url, NULL);
 
   if (job->meta->manifest_url != NULL && !job->timed_out)
-    _nearby_resolver_job_fetch (job, FETCH_MANIFEST, job->meta->manifest_url);
+    _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_MANIFEST, job->meta->manifest_url);
   else
     job_start_icons (job);
 }
 
 static void
-job_manifest_fetched (Job    *job,
-                      GError *fetch_error)
+job_manifest_fetched (NearbyResolverJob *job,
+                      GError            *fetch_error)
 {
   g_autoptr(GError) error = NULL;
 
@@ -397,7 +403,7 @@ on_icon_decoded (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  Job *job = user_data;
+  NearbyResolverJob *job = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(NearbyIcon) icon = NULL;
   g_autofree char *url = g_steal_pointer (&job->decoding_url);
@@ -423,8 +429,8 @@ on_icon_decoded (GObject      *source,
 }
 
 static void
-job_icon_fetched (Job    *job,
-                  GError *fetch_error)
+job_icon_fetched (NearbyResolverJob *job,
+                  GError            *fetch_error)
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *url = job->uri ? g_uri_to_string (job->uri) : g_strdup ("");
@@ -444,8 +450,8 @@ job_icon_fetched (Job    *job,
 }
 
 void
-_nearby_resolver_job_fetch_done (Job    *job,
-                                 GError *error)
+_nearby_resolver_job_fetch_done (NearbyResolverJob *job,
+                                 GError            *error)
 {
   if (_nearby_resolver_job_is_cancelled (job) && !job->timed_out)
     {
@@ -455,18 +461,18 @@ _nearby_resolver_job_fetch_done (Job    *job,
 
   switch (job->kind)
     {
-    case FETCH_PAGE:
+    case NEARBY_RESOLVER_FETCH_PAGE:
       if (error != NULL)
         job_fail (job, error);
       else
         job_page_fetched (job);
       break;
 
-    case FETCH_MANIFEST:
+    case NEARBY_RESOLVER_FETCH_MANIFEST:
       job_manifest_fetched (job, error);
       break;
 
-    case FETCH_ICON:
+    case NEARBY_RESOLVER_FETCH_ICON:
       job_icon_fetched (job, error);
       break;
 
@@ -476,7 +482,7 @@ _nearby_resolver_job_fetch_done (Job    *job,
 }
 
 static void
-job_complete (Job *job)
+job_complete (NearbyResolverJob *job)
 {
   _nearby_resolver_job_clear_fetch (job);
   job->page->total_us = g_get_monotonic_time () - job->started_us;
@@ -758,7 +764,7 @@ nearby_resolver_resolve_async (NearbyResolver      *self,
   g_autoptr(GUri) uri = NULL;
   g_autofree char *key = NULL;
   Waiter *waiter;
-  Job *job;
+  NearbyResolverJob *job;
 
   g_return_if_fail (NEARBY_IS_RESOLVER (self));
   g_return_if_fail (url != NULL);
@@ -797,7 +803,7 @@ nearby_resolver_resolve_async (NearbyResolver      *self,
 
   if (job == NULL)
     {
-      job = g_new0 (Job, 1);
+      job = g_new0 (NearbyResolverJob, 1);
       job->self = g_object_ref (self);
       job->key = g_strdup (key);
       job->url = g_strdup (url);
