@@ -16,12 +16,6 @@
 
 #include "nearby-frame-error.h"
 
-/* What the codec's rules count in, as in nearby-frame.c. */
-#define EDDYSTONE_UID_LEN          18
-#define URIBEACON_SCHEME_URN_UUID  0x04
-#define AD_TYPE_UUID16_INCOMPLETE  0x02
-#define AD_TYPE_UUID16_COMPLETE    0x03
-
 static const char *
 frame_name (const NearbyFrame *frame)
 {
@@ -77,7 +71,7 @@ describe_truncated (const NearbyFrame *frame,
   if (length == 0 && frame->protocol == NEARBY_PROTOCOL_NONE)
     return g_strdup (_("The payload is empty: paste the advertising data as hex."));
 
-  if (frame->kind == NEARBY_FRAME_KIND_UID && length < EDDYSTONE_UID_LEN)
+  if (frame->kind == NEARBY_FRAME_KIND_UID && length < NEARBY_EDDYSTONE_UID_LEN)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                          "The Eddystone-UID frame is %u byte long; it needs 18 "
                                          "(20 with the two reserved bytes).",
@@ -86,7 +80,7 @@ describe_truncated (const NearbyFrame *frame,
                                          length),
                             length);
 
-  if (frame->kind == NEARBY_FRAME_KIND_URL && frame->error_byte == URIBEACON_SCHEME_URN_UUID)
+  if (frame->kind == NEARBY_FRAME_KIND_URL && frame->error_byte == NEARBY_URIBEACON_SCHEME_URN_UUID)
     return describe_urn_uuid_length (frame, length, limit);
 
   if (frame->kind == NEARBY_FRAME_KIND_URL)
@@ -128,7 +122,7 @@ describe_too_long (const NearbyFrame *frame,
                                          length),
                             length);
 
-  if (frame->kind == NEARBY_FRAME_KIND_URL && frame->error_byte == URIBEACON_SCHEME_URN_UUID)
+  if (frame->kind == NEARBY_FRAME_KIND_URL && frame->error_byte == NEARBY_URIBEACON_SCHEME_URN_UUID)
     return describe_urn_uuid_length (frame, length, limit);
 
   /* Translators: %s is a kind of frame (“Eddystone-URL frame”) */
@@ -145,7 +139,7 @@ describe_malformed_ad (guint offset,
                        guint length,
                        guint limit)
 {
-  if (byte == AD_TYPE_UUID16_INCOMPLETE || byte == AD_TYPE_UUID16_COMPLETE)
+  if (byte == NEARBY_AD_TYPE_UUID16_INCOMPLETE || byte == NEARBY_AD_TYPE_UUID16_COMPLETE)
     return g_strdup_printf (_("The 16-bit UUID list at byte %u has an odd length (%u): each UUID "
                               "takes two bytes."),
                             offset, length);

@@ -32,6 +32,14 @@ extern "C" {
 #define NEARBY_TX_POWER_MIN     (-100)
 #define NEARBY_TX_POWER_MAX     20
 
+/* Wire facts an explanation of a rejected frame needs (the GLib side's nearby-frame-error): an
+ * Eddystone-UID frame's length, UriBeacon's urn:uuid scheme byte, and the AD types of a list of
+ * 16-bit UUIDs. */
+#define NEARBY_EDDYSTONE_UID_LEN          18
+#define NEARBY_URIBEACON_SCHEME_URN_UUID  0x04
+#define NEARBY_AD_TYPE_UUID16_INCOMPLETE  0x02
+#define NEARBY_AD_TYPE_UUID16_COMPLETE    0x03
+
 typedef enum {
   NEARBY_PROTOCOL_NONE = 0,
   NEARBY_PROTOCOL_EDDYSTONE,
