@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "nearby-icon.h"
 #include "nearby-memory-page-cache.h"
 #include "nearby-resolver.h"
 #include "nearby-test-utils.h"
@@ -532,7 +533,7 @@ test_good_page (void)
   g_assert_nonnull (page->icon);
   g_assert_true (gdk_pixbuf_loader_write_bytes (loader, page->icon, NULL));
   g_assert_true (gdk_pixbuf_loader_close (loader, NULL));
-  g_assert_cmpint (gdk_pixbuf_get_width (gdk_pixbuf_loader_get_pixbuf (loader)), ==, NEARBY_PAGE_ICON_SIZE);
+  g_assert_cmpint (gdk_pixbuf_get_width (gdk_pixbuf_loader_get_pixbuf (loader)), ==, NEARBY_ICON_TARGET_SIZE);
 
   /* Nothing that identifies the user was sent */
   g_assert_cmpstr (fx.last_user_agent, ==, "Nearby/" PACKAGE_VERSION);

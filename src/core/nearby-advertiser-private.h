@@ -15,9 +15,8 @@ G_BEGIN_DECLS
 
 /* bluetoothd answers in milliseconds; these only bound a hung daemon. Registration includes
  * bluetoothd reading our properties back. */
-#define CALL_TIMEOUT_MS            25000
+#define ADVERTISER_CALL_TIMEOUT_MS 25000
 
-#define OBJECT_MANAGER_IFACE       "org.freedesktop.DBus.ObjectManager"
 
 struct _NearbyAdvertiser
 {

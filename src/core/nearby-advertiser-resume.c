@@ -144,7 +144,8 @@ _nearby_advertiser_watch_bluez (NearbyAdvertiser *self)
                                                          on_bluez_appeared, on_bluez_vanished,
                                                          self, NULL);
   self->interfaces_added_id =
-    g_dbus_connection_signal_subscribe (self->bus, NEARBY_BLUEZ_BUS_NAME, OBJECT_MANAGER_IFACE,
+    g_dbus_connection_signal_subscribe (self->bus, NEARBY_BLUEZ_BUS_NAME,
+                                        NEARBY_BLUEZ_OBJECT_MANAGER_IFACE,
                                         "InterfacesAdded", "/", NULL,
                                         G_DBUS_SIGNAL_FLAGS_NONE, on_interfaces_added,
                                         self, NULL);

@@ -107,9 +107,9 @@ _nearby_advertiser_call_get_objects (NearbyAdvertiser    *self,
                                      GAsyncReadyCallback  callback,
                                      gpointer             user_data)
 {
-  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", OBJECT_MANAGER_IFACE,
+  g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, "/", NEARBY_BLUEZ_OBJECT_MANAGER_IFACE,
                           "GetManagedObjects", NULL, G_VARIANT_TYPE ("(a{oa{sa{sv}}})"),
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, ADVERTISER_CALL_TIMEOUT_MS,
                           cancellable, callback, user_data);
 }
 
@@ -123,7 +123,8 @@ _nearby_advertiser_call_register (NearbyAdvertiser    *self,
                           NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "RegisterAdvertisement",
                           g_variant_new ("(o@a{sv})", self->object_path,
                                          g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
-                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          G_VARIANT_TYPE_UNIT, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                          ADVERTISER_CALL_TIMEOUT_MS,
                           cancellable, callback, user_data);
 }
 
@@ -137,7 +138,7 @@ call_unregister (NearbyAdvertiser    *self,
   g_dbus_connection_call (self->bus, NEARBY_BLUEZ_BUS_NAME, self->adapter_path,
                           NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE, "UnregisterAdvertisement",
                           g_variant_new ("(o)", self->object_path), NULL,
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_TIMEOUT_MS,
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, ADVERTISER_CALL_TIMEOUT_MS,
                           cancellable, callback, user_data);
 }
 

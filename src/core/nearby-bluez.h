@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 #define NEARBY_BLUEZ_DEVICE_IFACE              "org.bluez.Device1"
 #define NEARBY_BLUEZ_ADVERTISING_MANAGER_IFACE "org.bluez.LEAdvertisingManager1"
 #define NEARBY_BLUEZ_ADVERTISEMENT_IFACE       "org.bluez.LEAdvertisement1"
+/* bluetoothd publishes its adapters and devices through the standard object manager. */
+#define NEARBY_BLUEZ_OBJECT_MANAGER_IFACE      "org.freedesktop.DBus.ObjectManager"
 
 /* What the choice needs to know of one adapter. */
 typedef struct {

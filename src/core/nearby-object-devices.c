@@ -28,7 +28,7 @@
 void
 _nearby_object_device_free (NearbyObjectDevice *device)
 {
-  for (guint kind = 0; kind < N_FRAME_SLOTS; kind++)
+  for (guint kind = 0; kind < NEARBY_FRAME_N_KINDS; kind++)
     g_free (device->frames[kind]);
   g_free (device->address);
   g_free (device);
@@ -56,7 +56,7 @@ nearby_object_device_get_frame (const NearbyObjectDevice *device,
 {
   g_return_val_if_fail (device != NULL, NULL);
 
-  if (kind <= NEARBY_FRAME_KIND_NONE || kind >= N_FRAME_SLOTS || device->frames[kind] == NULL)
+  if (kind <= NEARBY_FRAME_KIND_NONE || kind >= NEARBY_FRAME_N_KINDS || device->frames[kind] == NULL)
     return NULL;
 
   return &device->frames[kind]->frame;
@@ -286,7 +286,7 @@ nearby_object_add_sighting (NearbyObject               *self,
       add_device (self, device);
     }
 
-  if (frame->kind > NEARBY_FRAME_KIND_NONE && frame->kind < N_FRAME_SLOTS)
+  if (frame->kind > NEARBY_FRAME_KIND_NONE && frame->kind < NEARBY_FRAME_N_KINDS)
     {
       NearbyDeviceFrame *slot = device->frames[frame->kind];
 

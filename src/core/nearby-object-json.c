@@ -42,7 +42,7 @@ add_device (JsonBuilder              *builder,
   add_time_member (builder, "last_seen", nearby_object_device_get_last_seen (device));
   json_builder_set_member_name (builder, "frames");
   json_builder_begin_array (builder);
-  for (int kind = NEARBY_FRAME_KIND_URL; kind <= NEARBY_FRAME_KIND_IBEACON; kind++)
+  for (int kind = NEARBY_FRAME_KIND_URL; kind < NEARBY_FRAME_N_KINDS; kind++)
     {
       const NearbyFrame *frame = nearby_object_device_get_frame (device, kind);
       const guint8 *raw;

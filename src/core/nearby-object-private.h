@@ -12,9 +12,6 @@
 
 G_BEGIN_DECLS
 
-/* Frame kinds are small consecutive numbers: one slot per kind, slot 0 unused. */
-#define N_FRAME_SLOTS (NEARBY_FRAME_KIND_IBEACON + 1)
-
 typedef struct
 {
   NearbyFrame frame;
@@ -31,7 +28,7 @@ struct _NearbyObjectDevice
   NearbyRssiFilter   filter;
   /* The last frame of each kind, allocated when the kind is first seen: a beacon sends one or
    * two kinds of the six, and a slot is 300 bytes. */
-  NearbyDeviceFrame *frames[N_FRAME_SLOTS];
+  NearbyDeviceFrame *frames[NEARBY_FRAME_N_KINDS];
 };
 
 struct _NearbyObject

@@ -11,7 +11,6 @@
 
 G_BEGIN_DECLS
 
-#define NEARBY_PAGE_ICON_SIZE 64  /* px: the stored icon's largest edge */
 
 typedef struct {
   char  *url;
@@ -31,7 +30,7 @@ typedef struct {
   char      *manifest_url;
   char      *manifest_name;
   char      *icon_url;
-  GBytes    *icon;               /* PNG, at most NEARBY_PAGE_ICON_SIZE px, or NULL */
+  GBytes    *icon;               /* PNG, at most NEARBY_ICON_TARGET_SIZE px, or NULL */
   char      *icon_type;          /* the type of the image as served, e.g. "image/x-icon" */
   int        icon_width;         /* as served */
   int        icon_height;

@@ -446,7 +446,7 @@ job_icon_fetched (NearbyResolverJob *job,
   g_free (job->decoding_url);
   job->decoding_url = g_steal_pointer (&url);
   bytes = g_byte_array_free_to_bytes (g_steal_pointer (&job->body));
-  nearby_icon_decode_async (bytes, NEARBY_PAGE_ICON_SIZE, NULL, on_icon_decoded, job);
+  nearby_icon_decode_async (bytes, NEARBY_ICON_TARGET_SIZE, NULL, on_icon_decoded, job);
 }
 
 void

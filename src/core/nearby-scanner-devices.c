@@ -13,7 +13,6 @@
 #include "nearby-advert.h"
 #include "nearby-scanner-private.h"
 
-#define N_FRAME_KINDS (NEARBY_FRAME_KIND_IBEACON + 1)
 
 typedef struct {
   gboolean    present;
@@ -27,7 +26,7 @@ typedef struct {
   char            *address;
   int              rssi;
   NearbyFrameKind  last_kind;
-  StoredFrame      frames[N_FRAME_KINDS];
+  StoredFrame      frames[NEARBY_FRAME_N_KINDS];
 } Device;
 
 static void
@@ -143,7 +142,7 @@ _nearby_scanner_device_changed (NearbyScanner *self,
       const NearbyFrame *frame = &frames[i].frame;
 
       if (frame->error == NEARBY_FRAME_OK && frame->kind != NEARBY_FRAME_KIND_NONE
-          && frame->kind < N_FRAME_KINDS)
+          && frame->kind < NEARBY_FRAME_N_KINDS)
         {
           StoredFrame *stored = &device->frames[frame->kind];
 

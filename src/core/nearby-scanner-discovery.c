@@ -122,7 +122,7 @@ _nearby_scanner_call_adapter (NearbyScanner       *self,
                           parameters,
                           NULL,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                          CALL_TIMEOUT_MS,
+                          SCANNER_CALL_TIMEOUT_MS,
                           cancellable,
                           callback,
                           user_data);

@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-#define CALL_TIMEOUT_MS  10000
+#define SCANNER_CALL_TIMEOUT_MS 10000
 
 struct _NearbyScanner
 {

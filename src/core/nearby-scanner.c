@@ -464,7 +464,7 @@ nearby_scanner_power_on_async (NearbyScanner       *self,
                                          g_variant_new_boolean (TRUE)),
                           NULL,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                          CALL_TIMEOUT_MS,
+                          SCANNER_CALL_TIMEOUT_MS,
                           cancellable,
                           return_call_result_cb,
                           g_steal_pointer (&task));
@@ -557,7 +557,7 @@ nearby_scanner_dispose (GObject *object)
                             "StopDiscovery",
                             NULL, NULL,
                             G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                            CALL_TIMEOUT_MS,
+                            SCANNER_CALL_TIMEOUT_MS,
                             NULL, NULL, NULL);
 
   g_cancellable_cancel (self->cancellable);

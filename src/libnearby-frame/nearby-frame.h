@@ -57,6 +57,9 @@ typedef enum {
   NEARBY_FRAME_KIND_IBEACON,
 } NearbyFrameKind;
 
+/* Kinds are small consecutive numbers from NONE: an array indexed by kind has this many slots. */
+#define NEARBY_FRAME_N_KINDS (NEARBY_FRAME_KIND_IBEACON + 1)
+
 /* Every way a frame can be rejected. The values are stable: they are printed as `error_code`. */
 typedef enum {
   NEARBY_FRAME_OK = 0,

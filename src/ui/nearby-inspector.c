@@ -19,12 +19,11 @@
 #include "nearby-object-row.h"
 #include "nearby-signal-graph.h"
 
-#define N_KIND_SLOTS (NEARBY_FRAME_KIND_IBEACON + 1)
 
 typedef struct {
   AdwPreferencesGroup *group;
   gint64               last_seen_us;
-  NearbyFrameRow      *frames[N_KIND_SLOTS];
+  NearbyFrameRow      *frames[NEARBY_FRAME_N_KINDS];
 } DeviceView;
 
 struct _NearbyInspector
@@ -176,7 +175,7 @@ nearby_inspector_update_devices (NearbyInspector *self)
       view->last_seen_us = nearby_object_device_get_last_seen (device);
       g_hash_table_add (heard, (gpointer) address);
 
-      for (int kind = NEARBY_FRAME_KIND_URL; kind < N_KIND_SLOTS; kind++)
+      for (int kind = NEARBY_FRAME_KIND_URL; kind < NEARBY_FRAME_N_KINDS; kind++)
         {
           const NearbyFrame *frame = nearby_object_device_get_frame (device, kind);
 
