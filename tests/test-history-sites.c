@@ -76,6 +76,15 @@ test_hidden_sites (void)
   g_assert_true (nearby_history_is_site_hidden (history, "tracker.example"));
   g_assert_true (nearby_history_is_site_hidden (history, "TRACKER.example"));
   g_assert_false (nearby_history_is_site_hidden (history, "example"));
+  /* Already hidden, in other letters: nothing changed, nothing to redraw. */
+  changed = 0;
+  run_key_job (history, nearby_history_hide_site_async, nearby_history_hide_site_finish,
+               "tracker.EXAMPLE");
+  g_assert_cmpuint (changed, ==, 0);
+  /* Not hidden: showing it again changes nothing either. */
+  run_key_job (history, nearby_history_show_site_async, nearby_history_show_site_finish,
+               "never-hidden.example");
+  g_assert_cmpuint (changed, ==, 0);
 
   /* Show again, then undo that. */
   changed = 0;

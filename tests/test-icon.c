@@ -484,8 +484,7 @@ test_async (void)
 
   nearby_icon_decode_async (bytes, ROW_SIZE, NULL, on_decoded, &result);
   nearby_icon_decode_async (svg, ROW_SIZE, NULL, on_decoded, &refused);
-  while (result == NULL || refused == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL && refused != NULL);
 
   icon = nearby_icon_decode_finish (result, &error);
   g_assert_no_error (error);

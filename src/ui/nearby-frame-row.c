@@ -192,7 +192,7 @@ nearby_frame_row_set_frame (NearbyFrameRow           *self,
                             const NearbyObjectDevice *device,
                             const NearbyFrame        *frame)
 {
-  g_autofree char *markup = frame_fields_markup (frame);
+  g_autofree char *markup = NULL;
   g_autofree char *raw_text = NULL;
   g_autofree char *bytes = NULL;
   const guint8 *raw;
@@ -219,6 +219,7 @@ nearby_frame_row_set_frame (NearbyFrameRow           *self,
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->raw_label), "monospace");
 
+  markup = frame_fields_markup (frame);
   gtk_label_set_label (self->kind_label, frame_kind_title (frame));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), frame_kind_title (frame));
   gtk_label_set_label (self->fields_label, markup);
