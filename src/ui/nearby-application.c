@@ -16,6 +16,7 @@
 #include "nearby-application-private.h"
 #include "nearby-replay.h"
 #include "nearby-resources.h"
+#include "nearby-settings.h"
 
 G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION)
 
@@ -345,6 +346,7 @@ nearby_application_startup (GApplication *app)
   G_APPLICATION_CLASS (nearby_application_parent_class)->startup (app);
 
   self->settings = g_settings_new (APP_ID);
+  nearby_settings_migrate (self->settings);
   self->cancellable = g_cancellable_new ();
 
   self->history = nearby_history_new (NULL);
