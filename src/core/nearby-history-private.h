@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * order. A job's results travel back to the caller's main context, where the in-memory
  * snapshots (for the synchronous lookups) are updated before the caller's callback runs.
  * nearby-history.c is the object and runs the worker, nearby-history-database.c opens the
- * file, and each table has a file of its own. */
+ * file, and the tables have their files: visits, sites (favourites and hidden sites) and the
+ * page cache. */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 

@@ -73,7 +73,8 @@ enum {
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
+/* The source interface's own two come last, and are not kept here. */
+static GParamSpec *properties[PROP_STATE];
 static guint signals[N_SIGNALS];
 
 static void read_next_line (NearbyReplay *self);

@@ -308,7 +308,7 @@ job_send (NearbyResolverJob *job)
   g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), job);
 
   /* Through a proxy, the address connected to is the proxy's, which the user chose; the
-   * destination is then only known by name and checked as such (check_url). */
+   * destination is then only known by name and checked as such (_nearby_resolver_check_url). */
   uri_string = g_uri_to_string (job->uri);
   g_proxy_resolver_lookup_async (self->proxy_resolver, uri_string, job->fetch_cancellable,
                                  on_proxy_looked_up, job);
