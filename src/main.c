@@ -17,8 +17,9 @@ main (int   argc,
 {
   g_autoptr(NearbyApplication) app = NULL;
 
-  /* A subcommand is the developer tool: it never touches the display. */
-  if (argc >= 2 && nearby_cli_is_subcommand (argv[1]))
+  /* A command is the developer tool, which never touches the display; an unknown one is an
+   * error there, not a window. */
+  if (argc >= 2 && nearby_cli_is_command (argv[1]))
     return nearby_cli_run (argc, argv);
 
   setlocale (LC_ALL, "");

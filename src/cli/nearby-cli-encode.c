@@ -84,7 +84,7 @@ nearby_cli_encode (int    argc,
   const GOptionEntry entries[] = {
     { "tx-power", 't', 0, G_OPTION_ARG_INT, &tx_power,
       N_("Calibrated power at 0 m in dBm, -100 to 20 (measure at 1 m and add 41); default -20"), "DBM" },
-    { "invisible", 'i', 0, G_OPTION_ARG_NONE, &invisible,
+    { "invisible", 0, 0, G_OPTION_ARG_NONE, &invisible,
       N_("Set the UriBeacon Invisible Hint flag"), NULL },
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
       N_("Print one JSON object instead of text"), NULL },

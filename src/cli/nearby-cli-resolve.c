@@ -162,7 +162,7 @@ nearby_cli_resolve (int    argc,
   ResolveRun run = { 0 };
   guint n_urls;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("One JSON object per URL, one per line"), NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("One JSON object per URL, one per line"), NULL },
     { "no-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache, N_("Fetch again even when a cached result is fresh"), NULL },
     { "automatic", 0, 0, G_OPTION_ARG_NONE, &automatic,
       N_("Apply the app’s automatic policy: public https only"), NULL },

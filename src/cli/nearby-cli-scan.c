@@ -538,7 +538,7 @@ nearby_cli_scan (int    argc,
   double duration = 0;
   ScanContext context = { 0 };
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
       N_("Write one JSON object per sighting (JSON Lines)"), NULL },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration,
       N_("Stop after scanning for SECONDS (default: until Ctrl-C)"), N_("SECONDS") },

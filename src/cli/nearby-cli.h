@@ -15,7 +15,9 @@ G_BEGIN_DECLS
 #define NEARBY_EXIT_USAGE       2
 #define NEARBY_EXIT_UNAVAILABLE 3  /* Bluetooth (or another service) is unavailable */
 
-gboolean nearby_cli_is_subcommand (const char *name);
+/* Whether the first argument is a command for the CLI (any word, known or not, that is not an
+ * option) rather than for the app. */
+gboolean nearby_cli_is_command    (const char  *first_arg);
 int      nearby_cli_run           (int          argc,
                                    char       **argv);
 

@@ -1,0 +1,163 @@
+/* test-cli.c: how `nearby` takes its commands, as a person at a terminal meets it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "nearby-test-utils.h"
+
+/* The commands `nearby help` lists, in its order. */
+static GPtrArray *
+listed_commands (void)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "help", NULL);
+  g_autoptr(GRegex) command = g_regex_new ("^  ([a-z]+)  +\\S", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  GPtrArray *commands = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_cmpint (run->status, ==, 0);
+  for (g_regex_match (command, run->out, 0, &match); g_match_info_matches (match);
+       g_match_info_next (match, NULL))
+    {
+      g_autofree char *name = g_match_info_fetch (match, 1);
+
+      if (!g_str_equal (name, "help"))
+        g_ptr_array_add (commands, g_steal_pointer (&name));
+    }
+
+  return commands;
+}
+
+static void
+test_cli_help_lists_commands (void)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "help", NULL);
+  g_autoptr(GPtrArray) commands = listed_commands ();
+  const char *expected[] = { "decode", "encode", "resolve", "scan", "advertise" };
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_cmpstr (run->err, ==, "");
+  g_assert_nonnull (strstr (run->out, "nearby COMMAND [OPTION…]"));
+  g_assert_cmpuint (commands->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (g_ptr_array_index (commands, i), ==, expected[i]);
+}
+
+/* A typo is answered on stderr with the list, never by opening a window. */
+static void
+test_cli_unknown_command (void)
+{
+  g_autoptr(NearbyTestRun) bogus = nearby_test_run_nearby (NULL, "bogus", NULL);
+  g_autoptr(NearbyTestRun) typo = nearby_test_run_nearby (NULL, "scna", "--json", NULL);
+  g_autoptr(NearbyTestRun) help_bogus = nearby_test_run_nearby (NULL, "help", "bogus", NULL);
+  g_autoptr(NearbyTestRun) help_two = nearby_test_run_nearby (NULL, "help", "scan", "decode",
+                                                              NULL);
+  /* A file name is not an app option either. */
+  g_autoptr(NearbyTestRun) path = nearby_test_run_nearby (NULL, "capture.jsonl", NULL);
+
+  g_test_message ("stderr: %s", bogus->err);
+  g_assert_cmpint (bogus->status, ==, 2);
+  g_assert_cmpstr (bogus->out, ==, "");
+  g_assert_true (g_str_has_prefix (bogus->err, "nearby: unknown command “bogus”\n"));
+  g_assert_nonnull (strstr (bogus->err, "\n  advertise  "));
+  g_assert_null (strstr (bogus->err, "Did you mean"));
+  g_assert_null (strstr (bogus->err, "display"));
+
+  g_assert_cmpint (typo->status, ==, 2);
+  g_assert_nonnull (strstr (typo->err, "Did you mean “nearby scan”?"));
+
+  g_assert_cmpint (help_bogus->status, ==, 2);
+  g_assert_true (g_str_has_prefix (help_bogus->err, "nearby: unknown command “bogus”\n"));
+  g_assert_cmpstr (help_bogus->out, ==, "");
+
+  g_assert_cmpint (help_two->status, ==, 2);
+  g_assert_cmpstr (help_two->out, ==, "");
+
+  g_assert_cmpint (path->status, ==, 2);
+  g_assert_nonnull (strstr (path->err, "unknown command “capture.jsonl”"));
+}
+
+/* `nearby help CMD` is `nearby CMD --help`, and each usage line names the whole command. */
+static void
+test_cli_help_command (void)
+{
+  g_autoptr(GPtrArray) commands = listed_commands ();
+
+  for (guint i = 0; i < commands->len; i++)
+    {
+      const char *name = g_ptr_array_index (commands, i);
+      g_autoptr(NearbyTestRun) help = nearby_test_run_nearby (NULL, "help", name, NULL);
+      g_autoptr(NearbyTestRun) option = nearby_test_run_nearby (NULL, name, "--help", NULL);
+      g_autofree char *usage = g_strdup_printf ("Usage:\n  nearby %s [OPTION…]", name);
+
+      g_test_message ("%s", help->out);
+      g_assert_cmpint (help->status, ==, 0);
+      g_assert_cmpint (option->status, ==, 0);
+      g_assert_cmpstr (help->out, ==, option->out);
+      g_assert_true (g_str_has_prefix (help->out, usage));
+    }
+}
+
+/* A usage error names the command it is about. */
+static void
+test_cli_usage_error_names_command (void)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "encode", "--frobnicate", NULL);
+
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_true (g_str_has_prefix (run->err, "nearby encode: Unknown option --frobnicate\n"));
+}
+
+/* The same short option means the same long one in every command. */
+static void
+test_cli_option_letters (void)
+{
+  g_autoptr(GPtrArray) commands = listed_commands ();
+  g_autoptr(GHashTable) meaning = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GRegex) option = g_regex_new ("^  -(\\w), --([a-z-]+)", G_REGEX_MULTILINE, 0, NULL);
+  guint n_letters = 0;
+
+  for (guint i = 0; i < commands->len; i++)
+    {
+      const char *name = g_ptr_array_index (commands, i);
+      g_autoptr(NearbyTestRun) help = nearby_test_run_nearby (NULL, name, "--help", NULL);
+      g_autoptr(GMatchInfo) match = NULL;
+
+      for (g_regex_match (option, help->out, 0, &match); g_match_info_matches (match);
+           g_match_info_next (match, NULL))
+        {
+          g_autofree char *letter = g_match_info_fetch (match, 1);
+          g_autofree char *long_name = g_match_info_fetch (match, 2);
+          const char *known = g_hash_table_lookup (meaning, letter);
+
+          if (known != NULL && !g_str_equal (known, long_name))
+            g_error ("nearby %s: -%s is --%s, elsewhere it is --%s", name, letter, long_name,
+                     known);
+          g_hash_table_insert (meaning, g_steal_pointer (&letter), g_steal_pointer (&long_name));
+          n_letters++;
+        }
+    }
+
+  /* Guards the pattern: the commands do have short options. */
+  g_assert_cmpuint (n_letters, >, 10);
+  g_assert_cmpstr (g_hash_table_lookup (meaning, "i"), ==, "adapter");
+  g_assert_cmpstr (g_hash_table_lookup (meaning, "j"), ==, "json");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/help/lists-commands", test_cli_help_lists_commands);
+  g_test_add_func ("/cli/help/command", test_cli_help_command);
+  g_test_add_func ("/cli/unknown-command", test_cli_unknown_command);
+  g_test_add_func ("/cli/usage-error-names-command", test_cli_usage_error_names_command);
+  g_test_add_func ("/cli/option-letters", test_cli_option_letters);
+
+  return g_test_run ();
+}
