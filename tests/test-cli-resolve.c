@@ -182,6 +182,32 @@ test_human_output (void)
 
 }
 
+/* A page that did not resolve is a failure, told on stderr; the pages that did stay on stdout. */
+static void
+test_human_failure_on_stderr (void)
+{
+  g_autofree char *good = url_for ("/stop/42");
+  g_autofree char *refused = url_for ("/stop/42?automatic");
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "resolve", "--automatic", refused,
+                                                         NULL);
+  g_autoptr(NearbyTestRun) mixed = nearby_test_run_nearby (NULL, "resolve", good,
+                                                           "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+                                                           NULL);
+
+  g_test_message ("stdout:\n%sstderr:\n%s", run->out, run->err);
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, refused));
+  g_assert_nonnull (strstr (run->err, "(needs-confirmation)"));
+
+  g_assert_cmpint (mixed->status, ==, 1);
+  g_assert_nonnull (strstr (mixed->out, "Bus stop 42 – Main St"));
+  g_assert_null (strstr (mixed->out, "urn:"));
+  g_assert_null (strstr (mixed->out, "Error"));
+  g_assert_nonnull (strstr (mixed->err, "(unsupported-scheme)"));
+  g_assert_null (strstr (mixed->err, "Bus stop"));
+}
+
 /* The app's cache serves a second look-up; --no-cache goes to the server and refreshes it. */
 static void
 test_cache (void)
@@ -250,6 +276,7 @@ main (int   argc,
   g_test_add_func ("/cli-resolve/json-failures", test_json_failures);
   g_test_add_func ("/cli-resolve/automatic-policy", test_automatic_policy);
   g_test_add_func ("/cli-resolve/human-output", test_human_output);
+  g_test_add_func ("/cli-resolve/human-failure-on-stderr", test_human_failure_on_stderr);
   g_test_add_func ("/cli-resolve/usage", test_usage);
   g_test_add_func ("/cli-resolve/cache", test_cache);
 

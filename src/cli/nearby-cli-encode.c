@@ -148,9 +148,9 @@ nearby_cli_encode (int    argc,
                                 eddystone_len),
                    eddystone_len, hex);
         }
-      else
-        g_print ("Eddystone-URL: %s\n",
-                 nearby_frame_format_error (&eddystone_status, message, sizeof message));
+      else if (uribeacon_error == NEARBY_FRAME_OK)
+        g_printerr ("nearby encode: Eddystone-URL: %s\n",
+                    nearby_frame_format_error (&eddystone_status, message, sizeof message));
 
       if (uribeacon_error == NEARBY_FRAME_OK)
         {
@@ -161,9 +161,9 @@ nearby_cli_encode (int    argc,
                                 uribeacon_len),
                    uribeacon_len, hex);
         }
-      else
-        g_print ("UriBeacon: %s\n",
-                 nearby_frame_format_error (&uribeacon_status, message, sizeof message));
+      else if (eddystone_error == NEARBY_FRAME_OK)
+        g_printerr ("nearby encode: UriBeacon: %s\n",
+                    nearby_frame_format_error (&uribeacon_status, message, sizeof message));
 
       if (eddystone_error == NEARBY_FRAME_OK || uribeacon_error == NEARBY_FRAME_OK)
         {
@@ -183,6 +183,7 @@ nearby_cli_encode (int    argc,
         }
     }
 
+  /* Only one reason when neither fits; when one does, the other's reason is said above. */
   if (eddystone_error != NEARBY_FRAME_OK && uribeacon_error != NEARBY_FRAME_OK)
     {
       char message[NEARBY_FRAME_MESSAGE_MAX];

@@ -43,41 +43,47 @@ on_resolved (GObject      *source,
   g_free (slot);
 }
 
+/* g_print() or g_printerr(): a page that did not resolve is a failure, told on stderr. */
+typedef void (*PrintFunc) (const char *format,
+                           ...) G_GNUC_PRINTF (1, 2);
+
 static void
-print_row (const char *label,
+print_row (PrintFunc   print,
+           const char *label,
            const char *value)
 {
   /* Column width in characters, not bytes, so translated labels line up. */
   int pad = 13 - (int) g_utf8_strlen (label, -1);
 
-  g_print ("  %s%*s %s\n", label, MAX (pad, 0), "", value);
+  print ("  %s%*s %s\n", label, MAX (pad, 0), "", value);
 }
 
 static void
-print_page (NearbyPage *page)
+print_page (NearbyPage *page,
+            PrintFunc   print)
 {
   g_autofree char *shown_url = nearby_url_display (page->url, NULL);
 
-  g_print ("%s\n", shown_url);
+  print ("%s\n", shown_url);
 
   if (page->error != NULL)
     {
       g_autofree char *text = g_strdup_printf ("%s (%s)", page->error->message,
                                                nearby_page_get_error_code (page));
 
-      print_row (_("Error"), text);
+      print_row (print, _("Error"), text);
     }
 
   if (page->title != NULL)
-    print_row (_("Title"), page->title);
+    print_row (print, _("Title"), page->title);
   if (page->description != NULL)
-    print_row (_("Description"), page->description);
+    print_row (print, _("Description"), page->description);
   if (page->final_url != NULL)
     {
       g_autofree char *shown = nearby_url_display (page->final_url, NULL);
       g_autofree char *text = g_strdup_printf ("%s (%u)", shown, page->status);
 
-      print_row (_("Final URL"), text);
+      print_row (print, _("Final URL"), text);
     }
   for (guint i = 0; i < page->redirects->len; i++)
     {
@@ -85,32 +91,32 @@ print_page (NearbyPage *page)
       g_autofree char *shown = nearby_url_display (redirect->url, NULL);
       g_autofree char *text = g_strdup_printf ("%u %s", redirect->status, shown);
 
-      print_row (i == 0 ? _("Redirects") : "", text);
+      print_row (print, i == 0 ? _("Redirects") : "", text);
     }
   if (page->manifest_name != NULL)
-    print_row (_("App name"), page->manifest_name);
+    print_row (print, _("App name"), page->manifest_name);
   if (page->icon_type != NULL)
     {
       g_autofree char *text = g_strdup_printf ("%s %d×%d  %s", page->icon_type,
                                                page->icon_width, page->icon_height,
                                                page->icon_url ? page->icon_url : "");
 
-      print_row (_("Icon"), text);
+      print_row (print, _("Icon"), text);
     }
   else if (page->error == NULL)
     {
-      print_row (_("Icon"), _("none"));
+      print_row (print, _("Icon"), _("none"));
     }
   for (guint i = 0; i < page->actions->len; i++)
     {
       NearbyPageAction *action = g_ptr_array_index (page->actions, i);
       g_autofree char *text = g_strdup_printf ("%s  %s", action->title, action->url);
 
-      print_row (i == 0 ? _("Actions") : "", text);
+      print_row (print, i == 0 ? _("Actions") : "", text);
     }
   if (page->from_cache)
     {
-      print_row (_("Timings"), _("from the cache"));
+      print_row (print, _("Timings"), _("from the cache"));
     }
   else if (page->final_url != NULL)
     {
@@ -118,7 +124,7 @@ print_page (NearbyPage *page)
                                                page->headers_us / 1000.0,
                                                page->total_us / 1000.0);
 
-      print_row (_("Timings"), text);
+      print_row (print, _("Timings"), text);
     }
 }
 
@@ -161,6 +167,8 @@ nearby_cli_resolve (int    argc,
   int status = NEARBY_EXIT_OK;
   ResolveRun run = { 0 };
   guint n_urls;
+  guint n_resolved = 0;
+  guint n_failed = 0;
   GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("One JSON object per URL, one per line"), NULL },
     { "no-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache, N_("Fetch again even when a cached result is fresh"), NULL },
@@ -236,11 +244,17 @@ nearby_cli_resolve (int    argc,
           fputs (text, stdout);
           fputc ('\n', stdout);
         }
+      else if (page->error != NULL)
+        {
+          if (n_failed++ > 0)
+            g_printerr ("\n");
+          print_page (page, g_printerr);
+        }
       else
         {
-          if (i > 0)
+          if (n_resolved++ > 0)
             g_print ("\n");
-          print_page (page);
+          print_page (page, g_print);
         }
       nearby_page_unref (page);
     }
