@@ -147,6 +147,37 @@ test_cli_option_letters (void)
   g_assert_cmpstr (g_hash_table_lookup (meaning, "j"), ==, "json");
 }
 
+/* Without a system bus, starting bluetoothd would not help: the advice is about the bus. */
+static void
+test_cli_no_system_bus (void)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("DBUS_SYSTEM_BUS_ADDRESS"));
+  g_autoptr(NearbyTestRun) scan = NULL;
+  g_autoptr(NearbyTestRun) advertise = NULL;
+
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
+  scan = nearby_test_run_nearby (NULL, "scan", "--duration", "1", NULL);
+  advertise = nearby_test_run_nearby (NULL, "advertise", "--duration", "1", "https://example.com",
+                                      NULL);
+  if (saved != NULL)
+    g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", saved, TRUE);
+  else
+    g_unsetenv ("DBUS_SYSTEM_BUS_ADDRESS");
+
+  g_test_message ("scan: %sadvertise: %s", scan->err, advertise->err);
+  g_assert_cmpint (scan->status, ==, 3);
+  g_assert_cmpint (advertise->status, ==, 3);
+  g_assert_cmpstr (scan->out, ==, "");
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *err = i == 0 ? scan->err : advertise->err;
+
+      g_assert_nonnull (strstr (err, "Cannot reach the system bus"));
+      g_assert_nonnull (strstr (err, "DBUS_SYSTEM_BUS_ADDRESS (unix:path=/nonexistent)"));
+      g_assert_null (strstr (err, "systemctl start bluetooth"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -158,6 +189,7 @@ main (int   argc,
   g_test_add_func ("/cli/unknown-command", test_cli_unknown_command);
   g_test_add_func ("/cli/usage-error-names-command", test_cli_usage_error_names_command);
   g_test_add_func ("/cli/option-letters", test_cli_option_letters);
+  g_test_add_func ("/cli/no-system-bus", test_cli_no_system_bus);
 
   return g_test_run ();
 }

@@ -31,7 +31,7 @@ typedef struct {
 } AdvertiseContext;
 
 /* What the user can do about an error, after its own description. */
-static const char *
+static char *
 error_advice (const GError *error)
 {
   if (error->domain != NEARBY_ADVERTISER_ERROR)
@@ -40,17 +40,18 @@ error_advice (const GError *error)
   switch ((NearbyAdvertiserError) error->code)
     {
     case NEARBY_ADVERTISER_ERROR_NO_SERVICE:
-      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_NO_SERVICE);
+      return nearby_cli_bluetooth_dup_advice (NEARBY_SOURCE_STATE_NO_SERVICE);
     case NEARBY_ADVERTISER_ERROR_NO_ADAPTER:
-      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_NO_ADAPTER);
+      return nearby_cli_bluetooth_dup_advice (NEARBY_SOURCE_STATE_NO_ADAPTER);
     case NEARBY_ADVERTISER_ERROR_OFF:
-      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_OFF);
+      return nearby_cli_bluetooth_dup_advice (NEARBY_SOURCE_STATE_OFF);
     case NEARBY_ADVERTISER_ERROR_RFKILL_BLOCKED:
-      return nearby_cli_bluetooth_advice (NEARBY_SOURCE_STATE_RFKILL_BLOCKED);
+      return nearby_cli_bluetooth_dup_advice (NEARBY_SOURCE_STATE_RFKILL_BLOCKED);
     case NEARBY_ADVERTISER_ERROR_NOT_SUPPORTED:
-      return _("use an adapter with Bluetooth LE, with --adapter");
+      return g_strdup (_("use an adapter with Bluetooth LE, with --adapter"));
     case NEARBY_ADVERTISER_ERROR_NO_INSTANCES:
-      return _("stop another broadcast (`bluetoothctl advertise off`) or use another adapter");
+      return g_strdup (_("stop another broadcast (`bluetoothctl advertise off`) or use another "
+                         "adapter"));
     case NEARBY_ADVERTISER_ERROR_URL_TOO_LONG:
     case NEARBY_ADVERTISER_ERROR_INVALID_URL:
     case NEARBY_ADVERTISER_ERROR_INVALID_ARGUMENTS:
@@ -87,7 +88,7 @@ error_exit_code (const GError *error)
 static void
 print_error (const GError *error)
 {
-  const char *advice = error_advice (error);
+  g_autofree char *advice = error_advice (error);
 
   if (advice != NULL)
     g_printerr ("nearby advertise: %s — %s\n", error->message, advice);

@@ -14,19 +14,47 @@
 
 #include "nearby-cli-bluetooth.h"
 
-const char *
-nearby_cli_bluetooth_advice (NearbySourceState state)
+/* Whether this process can reach the system bus at all: then "the service is not running" is
+ * about bluetoothd; otherwise it is about the bus, and starting bluetoothd would not help. The
+ * scanner and the advertiser hold their connection, so with a bus this costs nothing. */
+static char *
+system_bus_advice (void)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *address = g_getenv ("DBUS_SYSTEM_BUS_ADDRESS");
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
+  if (bus != NULL)
+    return NULL;
+
+  if (address != NULL && *address != '\0')
+    return g_strdup_printf (_("no D-Bus system bus answers at DBUS_SYSTEM_BUS_ADDRESS (%s): "
+                              "correct or unset it"), address);
+
+  return g_strdup (_("Bluetooth is reached over the D-Bus system bus, which is not running: "
+                     "start it with `systemctl start dbus`"));
+}
+
+char *
+nearby_cli_bluetooth_dup_advice (NearbySourceState state)
 {
   switch (state)
     {
     case NEARBY_SOURCE_STATE_NO_SERVICE:
-      return _("start it with `systemctl start bluetooth`");
+      {
+        char *bus_advice = system_bus_advice ();
+
+        if (bus_advice != NULL)
+          return bus_advice;
+        return g_strdup (_("start it with `systemctl start bluetooth`"));
+      }
     case NEARBY_SOURCE_STATE_NO_ADAPTER:
-      return _("plug in a Bluetooth adapter, or check `bluetoothctl list`");
+      return g_strdup (_("plug in a Bluetooth adapter, or check `bluetoothctl list`"));
     case NEARBY_SOURCE_STATE_OFF:
-      return _("run `bluetoothctl power on`");
+      return g_strdup (_("run `bluetoothctl power on`"));
     case NEARBY_SOURCE_STATE_RFKILL_BLOCKED:
-      return _("run `rfkill unblock bluetooth`");
+      return g_strdup (_("run `rfkill unblock bluetooth`"));
     case NEARBY_SOURCE_STATE_ERROR:
     case NEARBY_SOURCE_STATE_STARTING:
     case NEARBY_SOURCE_STATE_SCANNING:

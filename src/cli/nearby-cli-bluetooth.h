@@ -12,10 +12,11 @@
 
 G_BEGIN_DECLS
 
-/* What the user can type about Bluetooth in @state ("run `rfkill unblock bluetooth`"), to follow
- * the description of the trouble; NULL when there is nothing to type. The advertiser's errors
- * name the same troubles as the scanner's states. */
-const char *nearby_cli_bluetooth_advice (NearbySourceState state);
+/* What the user can do about Bluetooth in @state ("run `rfkill unblock bluetooth`"), to follow
+ * the description of the trouble; NULL when there is nothing to do. The advertiser's errors
+ * name the same troubles as the scanner's states. "No service" when the system bus itself
+ * cannot be reached is advice about the bus, not about bluetoothd. */
+char       *nearby_cli_bluetooth_dup_advice (NearbySourceState state);
 
 /* Whether --duration, in seconds (0: until a signal), fits a main-loop timeout. */
 gboolean    nearby_cli_duration_is_valid (double duration_s);

@@ -91,7 +91,7 @@ describe_state (NearbyScanner *scanner)
 {
   NearbySourceState state = nearby_source_get_state (NEARBY_SOURCE (scanner));
   g_autofree char *message = nearby_source_dup_state_message (NEARBY_SOURCE (scanner));
-  const char *advice = nearby_cli_bluetooth_advice (state);
+  g_autofree char *advice = nearby_cli_bluetooth_dup_advice (state);
 
   if (message == NULL)
     message = g_strdup (nearby_source_state_to_string (state));
