@@ -305,6 +305,77 @@ test_cli_scan_closed_pipe (Fixture       *f,
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StopDiscovery"), ==, 1);
 }
 
+/* Three beacons for the filters; bluetoothd forgets them when discovery stops, so each run
+ * adds them again. */
+static void
+add_filter_beacons (Fixture *f)
+{
+  guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
+  NearbyFrame status;
+  size_t len = 0;
+
+  g_assert_cmpint (nearby_frame_encode_url (NEARBY_PROTOCOL_URIBEACON, "http://museum.test/3", 0,
+                                            -25, frame, &len, &status), ==, NEARBY_FRAME_OK);
+
+  g_free (add_beacon (&f->mock, "C0:FF:EE:00:01:07",
+                      props ("RSSI", g_variant_new_int16 (-61),
+                             "ServiceData", url_service_data ("https://example.com/near", -20),
+                             NULL)));
+  g_free (add_beacon (&f->mock, "C0:FF:EE:00:01:08",
+                      props ("RSSI", g_variant_new_int16 (-85),
+                             "ServiceData", url_service_data ("https://example.com/far", -20),
+                             NULL)));
+  g_free (add_beacon (&f->mock, "D4:3A:2C:11:22:33",
+                      props ("RSSI", g_variant_new_int16 (-65),
+                             "ServiceData",
+                             nearby_test_service_data ("0000fed8-0000-1000-8000-00805f9b34fb",
+                                                       frame, len),
+                             NULL)));
+}
+
+/* The filters over a live scan: what is dropped never reaches the table or the JSON. */
+static void
+test_cli_scan_filters (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) strong = NULL;
+  g_autoptr(NearbyTestRun) uribeacon = NULL;
+  g_autoptr(NearbyTestRun) one = NULL;
+  g_autoptr(GPtrArray) objects = NULL;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+
+  add_filter_beacons (f);
+  strong = nearby_test_run_nearby (NULL, "scan", "--json", "--duration", "1", "--min-rssi", "-70",
+                                   NULL);
+  g_assert_cmpint (strong->status, ==, 0);
+  objects = nearby_test_parse_json_lines (strong->out);
+  g_assert_cmpuint (objects->len, >=, 2);
+  for (guint i = 0; i < objects->len; i++)
+    g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (objects, i), "rssi"), >=, -70);
+  g_assert_nonnull (strstr (strong->out, "https://example.com/near"));
+  g_assert_nonnull (strstr (strong->out, "http://museum.test/3"));
+  g_assert_null (strstr (strong->out, "https://example.com/far"));
+
+  add_filter_beacons (f);
+  uribeacon = nearby_test_run_nearby (NULL, "scan", "--duration", "1", "--protocol", "uribeacon",
+                                      NULL);
+  g_test_message ("%s", uribeacon->out);
+  g_assert_cmpint (uribeacon->status, ==, 0);
+  g_assert_nonnull (strstr (uribeacon->out, "D4:3A:2C:11:22:33  http://museum.test/3\n"));
+  g_assert_null (strstr (uribeacon->out, "example.com"));
+
+  add_filter_beacons (f);
+  one = nearby_test_run_nearby (NULL, "scan", "--duration", "1", "--address", "c0:ff:ee:00:01:08",
+                                "--url-contains", "FAR", NULL);
+  g_test_message ("%s", one->out);
+  g_assert_cmpint (one->status, ==, 0);
+  g_assert_nonnull (strstr (one->out, "C0:FF:EE:00:01:08  https://example.com/far\n"));
+  g_assert_null (strstr (one->out, "near"));
+  g_assert_null (strstr (one->out, "museum"));
+}
+
 static void
 test_cli_scan_usage (Fixture       *f,
                      gconstpointer  data)
@@ -331,6 +402,7 @@ main (int   argc,
   ADD ("/cli/scan/no-service", test_cli_scan_no_service);
   ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);
   ADD ("/cli/scan/closed-pipe", test_cli_scan_closed_pipe);
+  ADD ("/cli/scan/filters", test_cli_scan_filters);
   ADD ("/cli/scan/usage", test_cli_scan_usage);
 
 #undef ADD

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <gio/gunixinputstream.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -16,9 +17,11 @@
 
 #include "nearby-cli.h"
 #include "nearby-cli-bluetooth.h"
+#include "nearby-cli-scan-filter.h"
 #include "nearby-distance.h"
 #include "nearby-frame-json.h"
 #include "nearby-hex.h"
+#include "nearby-replay.h"
 #include "nearby-scanner.h"
 
 /* How long bluetoothd may take to answer before we call it unavailable, and how long an
@@ -42,7 +45,8 @@ typedef struct {
   GMainLoop             *loop;
   GHashTable            *rows;      /* address + what -> Row */
   gboolean               json;
-  gboolean               all;
+  NearbyCliScanFilter    filter;
+  gint64                 table_time_us;  /* what the AGE column counts from; 0: now */
   gboolean               interactive;
   double                 duration_s;
   int                    exit_code;
@@ -131,20 +135,6 @@ sighting_distance (const NearbySighting *sighting)
     tx_power_0m += 41;
 
   return nearby_distance_estimate (tx_power_0m, sighting->rssi, NEARBY_PATH_LOSS_DEFAULT);
-}
-
-static gboolean
-sighting_is_shown (ScanContext          *context,
-                   const NearbySighting *sighting)
-{
-  const NearbyFrame *frame = &sighting->frame;
-
-  if (context->all)
-    return TRUE;
-
-  /* The Invisible Hint asks browsers not to list the beacon. */
-  return frame->error == NEARBY_FRAME_OK && frame->kind == NEARBY_FRAME_KIND_URL
-         && !frame->invisible;
 }
 
 /* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */
@@ -304,10 +294,7 @@ static void
 print_table (ScanContext *context)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-  g_autofree char *state = describe_state (context->scanner);
-  const char *adapter_path = nearby_scanner_get_adapter_path (context->scanner);
-  g_autofree char *adapter = adapter_path != NULL ? g_path_get_basename (adapter_path) : NULL;
-  gint64 now = g_get_real_time ();
+  gint64 now = context->table_time_us != 0 ? context->table_time_us : g_get_real_time ();
   GString *out = g_string_new (NULL);
   GHashTableIter iter;
   gpointer row_data;
@@ -319,6 +306,10 @@ print_table (ScanContext *context)
 
   if (context->interactive)
     {
+      g_autofree char *state = describe_state (context->scanner);
+      const char *adapter_path = nearby_scanner_get_adapter_path (context->scanner);
+      g_autofree char *adapter = adapter_path != NULL ? g_path_get_basename (adapter_path) : NULL;
+
       /* Home and clear: redraw in place. */
       g_string_append (out, "\033[H\033[2J");
       if (nearby_source_get_state (NEARBY_SOURCE (context->scanner))
@@ -373,23 +364,107 @@ refresh_cb (gpointer user_data)
 static void finish (ScanContext *context,
                     int          exit_code);
 
+/* Returns FALSE when stdout is gone, an ordinary way to stop. */
+static gboolean
+show_sighting (ScanContext          *context,
+               const NearbySighting *sighting)
+{
+  if (!nearby_cli_scan_filter_matches (&context->filter, sighting))
+    return TRUE;
+
+  context->sightings++;
+
+  if (context->json)
+    return print_json (sighting);
+
+  remember_row (context, sighting);
+
+  return TRUE;
+}
+
 static void
 on_sighting (NearbySource         *source,
              const NearbySighting *sighting,
              ScanContext          *context)
 {
-  if (context->stopping || !sighting_is_shown (context, sighting))
+  if (context->stopping)
     return;
 
-  context->sightings++;
+  if (!show_sighting (context, sighting))
+    finish (context, NEARBY_EXIT_OK);
+}
 
-  if (context->json)
+/* --from: the capture is read to its end at once (a filter over it, not a replay at its pace),
+ * and each sighting keeps the time it was captured. */
+static int
+scan_capture (ScanContext *context,
+              const char  *path)
+{
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean from_stdin = g_str_equal (path, "-");
+  const char *name = from_stdin ? _("standard input") : path;
+  guint line_number = 0;
+  gboolean any_bad = FALSE;
+
+  if (from_stdin)
     {
-      if (!print_json (sighting))
-        finish (context, NEARBY_EXIT_OK);
+      stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
     }
   else
-    remember_row (context, sighting);
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+
+      stream = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+      if (stream == NULL)
+        {
+          /* GIO's message names the file. */
+          g_printerr ("nearby scan: %s\n", error->message);
+          return NEARBY_EXIT_FAILED;
+        }
+    }
+  lines = g_data_input_stream_new (stream);
+  g_data_input_stream_set_newline_type (lines, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+
+  for (;;)
+    {
+      g_autoptr(NearbySighting) sighting = NULL;
+      g_autoptr(GError) line_error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+
+      if (line == NULL)
+        break;
+
+      line_number++;
+      g_strstrip (line);
+      if (*line == '\0')
+        continue;
+
+      /* As the app's replay reads it: a bad line is told, and the rest still counts. */
+      sighting = nearby_replay_parse_line (line, &line_error);
+      if (sighting == NULL)
+        {
+          g_printerr ("nearby scan: %s:%u: %s\n", name, line_number, line_error->message);
+          any_bad = TRUE;
+          continue;
+        }
+
+      context->table_time_us = MAX (context->table_time_us, sighting->time_us);
+      if (!show_sighting (context, sighting))
+        return NEARBY_EXIT_OK;
+    }
+
+  if (error != NULL)
+    {
+      g_printerr ("nearby scan: %s:%u: %s\n", name, line_number + 1, error->message);
+      return NEARBY_EXIT_FAILED;
+    }
+
+  if (!context->json)
+    print_table (context);
+
+  return any_bad ? NEARBY_EXIT_FAILED : NEARBY_EXIT_OK;
 }
 
 static gboolean
@@ -533,9 +608,15 @@ nearby_cli_scan (int    argc,
   g_autoptr(GOptionContext) option_context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *adapter = NULL;
+  g_autofree char *from = NULL;
+  g_autofree char *min_rssi = NULL;
+  g_auto(GStrv) protocols = NULL;
+  g_auto(GStrv) addresses = NULL;
+  g_autofree char *url_contains = NULL;
+  g_autofree char *filter_message = NULL;
   gboolean json = FALSE;
   gboolean all = FALSE;
-  double duration = 0;
+  double duration = NAN;  /* not given */
   ScanContext context = { 0 };
   const GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
@@ -547,29 +628,63 @@ nearby_cli_scan (int    argc,
       NULL },
     { "adapter", 'i', 0, G_OPTION_ARG_STRING, &adapter,
       N_("Use this Bluetooth adapter (default: the first powered one)"), N_("hciN") },
+    { "from", 'f', 0, G_OPTION_ARG_FILENAME, &from,
+      N_("Read a capture written by --json (- for standard input) instead of scanning"),
+      N_("FILE") },
+    { "min-rssi", 0, 0, G_OPTION_ARG_STRING, &min_rssi,
+      N_("Only sightings at least this strong, such as -70"), N_("DBM") },
+    { "protocol", 0, 0, G_OPTION_ARG_STRING_ARRAY, &protocols,
+      N_("Only eddystone, uribeacon or ibeacon frames (repeat for more than one)"),
+      N_("PROTOCOL") },
+    { "address", 0, 0, G_OPTION_ARG_STRING_ARRAY, &addresses,
+      N_("Only this Bluetooth address, in any case (repeat for more than one)"), N_("ADDR") },
+    { "url-contains", 0, 0, G_OPTION_ARG_STRING, &url_contains,
+      N_("Only URLs that contain TEXT, in any case"), N_("TEXT") },
     { NULL }
   };
 
   option_context = g_option_context_new (_("— list the beacons around"));
   g_option_context_set_summary (option_context,
-    _("Scans for Eddystone, UriBeacon and iBeacon broadcasts over Bluetooth LE.\n"
-      "Exit status: 0 done, 2 usage error, 3 Bluetooth unavailable."));
+    _("Scans for Eddystone, UriBeacon and iBeacon broadcasts over Bluetooth LE, or reads a "
+      "capture.\n"
+      "The filters apply to the table and to --json alike; each one given must match.\n"
+      "Exit status: 0 done, 1 a line of the capture was bad, 2 usage error, "
+      "3 Bluetooth unavailable."));
   g_option_context_add_main_entries (option_context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (option_context, &argc, &argv, &error))
     return nearby_cli_usage_error (option_context, error->message);
   if (argc > 1)
     return nearby_cli_usage_error (option_context, _("scan takes no arguments"));
-  if (!nearby_cli_duration_is_valid (duration))
+  if (!isnan (duration) && !nearby_cli_duration_is_valid (duration))
     return nearby_cli_usage_error (option_context, _("--duration must be a positive number"));
+  if (from != NULL && (adapter != NULL || !isnan (duration)))
+    return nearby_cli_usage_error (option_context,
+                                   _("--from reads a capture: --adapter and --duration are for "
+                                     "scanning"));
+  if (!nearby_cli_scan_filter_init (&context.filter, all, min_rssi, protocols, addresses,
+                                    url_contains, &filter_message))
+    {
+      nearby_cli_scan_filter_clear (&context.filter);
+      return nearby_cli_usage_error (option_context, filter_message);
+    }
 
   /* A closed pipe is an ordinary way to stop: see print_json(). */
   signal (SIGPIPE, SIG_IGN);
 
   context.json = json;
-  context.all = all;
-  context.duration_s = duration;
-  context.interactive = !json && isatty (STDOUT_FILENO);
+  context.duration_s = isnan (duration) ? 0 : duration;
   context.rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, row_free);
+
+  if (from != NULL)
+    {
+      int exit_code = scan_capture (&context, from);
+
+      nearby_cli_scan_filter_clear (&context.filter);
+      g_clear_pointer (&context.rows, g_hash_table_unref);
+      return exit_code;
+    }
+
+  context.interactive = !json && isatty (STDOUT_FILENO);
   context.loop = g_main_loop_new (NULL, FALSE);
   context.scanner = nearby_scanner_new (adapter);
 
@@ -590,6 +705,7 @@ nearby_cli_scan (int    argc,
   g_clear_object (&context.scanner);
   g_clear_pointer (&context.loop, g_main_loop_unref);
   g_clear_pointer (&context.rows, g_hash_table_unref);
+  nearby_cli_scan_filter_clear (&context.filter);
 
   return context.exit_code;
 }
