@@ -6,6 +6,7 @@ nearby_build_packages="
   libsqlite3-dev libxml2-dev libjson-glib-dev
   libgdk-pixbuf-2.0-dev
   desktop-file-utils appstream glib-networking
+  bash-completion
 "
 nearby_test_packages="
   dbus python3 python3-dbus python3-dbusmock python3-gi gir1.2-glib-2.0
@@ -16,6 +17,7 @@ nearby_test_packages="
   curl
   valgrind
   flatpak-builder
+  mandoc
 "
 
 nearby_missing_packages () {

@@ -148,6 +148,15 @@ def the_d_bus_service_starts_the_installed_command():
         'the service does not pass --gapplication-service: activation would open a window twice'
 
 
+def the_man_page_is_in_mandir_man1():
+    assert_installed(installed(build_option('mandir'), 'man1', 'nearby.1'), 'the man page')
+
+
+def the_bash_completion_is_where_bash_completion_loads_it():
+    # bash-completion loads completions/NAME when NAME is first completed.
+    assert_installed(share('bash-completion', 'completions', 'nearby'), 'the bash completion')
+
+
 try:
     taptest.run([
         meson_install_succeeds,
@@ -158,6 +167,8 @@ try:
         the_gsettings_schema_is_in_share_glib_schemas,
         the_icons_are_in_the_hicolor_theme,
         the_d_bus_service_starts_the_installed_command,
+        the_man_page_is_in_mandir_man1,
+        the_bash_completion_is_where_bash_completion_loads_it,
     ])
 finally:
     shutil.rmtree(destdir, ignore_errors=True)
