@@ -10,7 +10,7 @@ nearby_build_packages="
 "
 nearby_test_packages="
   dbus python3 python3-dbus python3-dbusmock python3-gi gir1.2-glib-2.0
-  python3-bleak
+  python3-bleak python3-yaml
   xvfb xauth at-spi2-core python3-pyatspi
   clang libclang-rt-14-dev
   imagemagick

@@ -425,7 +425,7 @@ nearby_history_open_finish (NearbyHistory  *self,
 char *
 nearby_history_dup_default_path (void)
 {
-  return g_build_filename (g_get_user_data_dir (), "nearby", "history.db", NULL);
+  return g_build_filename (g_get_user_data_dir (), USER_DATA_DIR_NAME, "history.db", NULL);
 }
 
 NearbyHistory *

@@ -548,6 +548,9 @@ nearby_window_init (NearbyWindow *self)
   self->settings = g_settings_new (APP_ID);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* GNOME's striped header bar: a development build is told apart from the installed app. */
+  if (g_str_equal (PROFILE, "development"))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
   let_label_wrap (self->automatic_lookup_button);
   let_label_wrap (self->ask_lookup_button);
 

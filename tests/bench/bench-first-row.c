@@ -39,8 +39,6 @@
 #include "nearby-object-row.h"
 #include "nearby-window.h"
 
-#define APP_ID    "io.github.nearbyweb.Nearby"
-
 typedef enum {
   STEP_ADVERT,        /* the mock is asked to add the device */
   STEP_SIGHTING,      /* the scanner emits its first sighting */

@@ -54,7 +54,7 @@ static void
 prepare_history (const char *data_home,
                  guint       n_visits)
 {
-  g_autofree char *dir = g_build_filename (data_home, "nearby", NULL);
+  g_autofree char *dir = g_build_filename (data_home, USER_DATA_DIR_NAME, NULL);
   g_autofree char *path = g_build_filename (dir, "history.db", NULL);
   g_autoptr(NearbyHistory) history = NULL;
   guint n_sites = MAX (1, n_visits / N_SITES_DIVISOR);
@@ -171,11 +171,13 @@ write_settings (const char *config_home)
 {
   g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
   g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
+  /* The keyfile backend names a schema's group by its path without the slashes around. */
+  g_autofree char *group = g_strdelimit (g_strdup (APP_ID), ".", '/');
+  g_autofree char *contents = g_strdup_printf ("[%s]\nprivacy-choice-made=true\n", group);
   g_autoptr(GError) error = NULL;
 
   g_mkdir_with_parents (dir, 0700);
-  if (!g_file_set_contents (path, "[io/github/nearbyweb/Nearby]\nprivacy-choice-made=true\n", -1,
-                            &error))
+  if (!g_file_set_contents (path, contents, -1, &error))
     g_error ("Could not write %s: %s", path, error->message);
 }
 

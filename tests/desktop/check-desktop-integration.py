@@ -28,11 +28,13 @@ parser.add_argument('--app-id', required=True)
 parser.add_argument('--version', required=True, help="meson's project version")
 parser.add_argument('--desktop-file', required=True, help='the merged .desktop file in the build tree')
 parser.add_argument('--metainfo-file', required=True, help='the merged metainfo in the build tree')
+parser.add_argument('--symbolic-icon', required=True,
+                    help='the symbolic icon, installed as APP_ID-symbolic.svg whatever the profile')
 options = parser.parse_args()
 
 icons_dir = os.path.join(options.source_root, 'data', 'icons', 'hicolor')
 scalable_icon = os.path.join(icons_dir, 'scalable', 'apps', options.app_id + '.svg')
-symbolic_icon = os.path.join(icons_dir, 'symbolic', 'apps', options.app_id + '-symbolic.svg')
+symbolic_icon = options.symbolic_icon
 
 
 def desktop_entry():
@@ -139,8 +141,7 @@ def desktop_file_names_an_icon_that_exists():
     icon = desktop_entry().get('Icon')
     assert icon == options.app_id, f'Icon is {icon!r}, not the app id'
     assert os.path.exists(os.path.join(icons_dir, 'scalable', 'apps', icon + '.svg')), f'no {icon}.svg'
-    assert os.path.exists(os.path.join(icons_dir, 'symbolic', 'apps', icon + '-symbolic.svg')), \
-        f'no {icon}-symbolic.svg'
+    assert os.path.exists(symbolic_icon), f'no {symbolic_icon}'
 
 
 def metainfo_belongs_to_the_desktop_file():

@@ -225,9 +225,13 @@ class NearbyTestCase(unittest.TestCase):
             return [line for line in f
                     if line.startswith('method call') and 'Notification' in line]
 
+    def history_folder(self):
+        """Where the app under test keeps its history: its profile's folder in XDG_DATA_HOME."""
+        return os.path.join(self.tmp, 'data', os.environ['NEARBY_USER_DATA_DIR_NAME'])
+
     def history_visits(self):
         import sqlite3
-        path = os.path.join(self.tmp, 'data', 'nearby', 'history.db')
+        path = os.path.join(self.history_folder(), 'history.db')
         if not os.path.exists(path):
             return []
         connection = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
@@ -243,7 +247,8 @@ class NearbyTestCase(unittest.TestCase):
         folder = os.path.join(self.tmp, 'config', 'glib-2.0', 'settings')
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, 'keyfile'), 'w') as keyfile:
-            keyfile.write('[io/github/nearbyweb/Nearby]\n')
+            # The keyfile backend names a schema's group by its path without the slashes around.
+            keyfile.write(f"[{os.environ['NEARBY_APP_ID'].replace('.', '/')}]\n")
             for key, value in values.items():
                 keyfile.write(f'{key}={value}\n')
 

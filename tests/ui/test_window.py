@@ -96,7 +96,7 @@ class DamagedHistoryTest(NearbyTestCase):
 
     def test_app_starts_with_a_damaged_history(self):
         import os
-        folder = os.path.join(self.tmp, 'data', 'nearby')
+        folder = self.history_folder()
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, 'history.db'), 'wb') as f:
             f.write(b'this is not a database' * 500)
