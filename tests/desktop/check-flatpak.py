@@ -1,8 +1,11 @@
 #!/usr/bin/python3
-# Checks flatpak/io.github.nearbyweb.Nearby.json against the project it packages: flatpak-builder
-# reads it, it asks for exactly the permissions Nearby needs, it builds this meson project under
-# the same app id and command, and every library Nearby links comes from the GNOME runtime or from
-# a module of the manifest (the runtime's libraries are listed in flatpak/gnome-platform-libraries.txt).
+# Checks the two Flatpak manifests against the project they package: the release
+# (flatpak/io.github.nearbyweb.Nearby.json, the tagged commit from git, as Flathub builds it) and
+# the development build (flatpak/io.github.nearbyweb.Nearby.Devel.json, this checkout in the
+# development profile). flatpak-builder reads each, each asks for exactly the permissions Nearby
+# needs, builds this meson project in the profile of its app id with the same command, and every
+# library Nearby links comes from the GNOME runtime or from a module of the manifest (the runtime's
+# libraries are listed in flatpak/gnome-platform-libraries.txt).
 
 import argparse
 import json
@@ -27,6 +30,19 @@ NEEDED_FINISH_ARGS = [
     '--system-talk-name=org.bluez',
 ]
 OLDEST_SUPPORTED_RUNTIME = 47
+# The runtime Nearby is built and tested against (build-aux/test builds against its libxml2 and
+# libsoup): a manifest on another one would ship an untested combination.
+RUNTIME_VERSION = '50'
+
+RELEASE_ID = 'io.github.nearbyweb.Nearby'
+DEVEL_ID = RELEASE_ID + '.Devel'
+# Each manifest's meson profile (-Dprofile) and where its source comes from.
+MANIFESTS = {
+    RELEASE_ID: {'profile': 'default', 'source': 'git'},
+    DEVEL_ID: {'profile': 'development', 'source': 'dir'},
+}
+# Flathub builds a release from the project's git repository, at a tag and the commit it names.
+RELEASE_URL = 'https://github.com/nearbyweb/nearby.git'
 
 parser = argparse.ArgumentParser()
 parser.add_argument('--source-root', required=True)
@@ -36,16 +52,30 @@ parser.add_argument('--desktop-file', required=True, help='the merged .desktop f
 parser.add_argument('--binary', required=True, help='the built nearby executable')
 options = parser.parse_args()
 
-manifest_path = os.path.join(options.source_root, 'flatpak', options.app_id + '.json')
 runtime_list_path = os.path.join(options.source_root, 'flatpak', 'gnome-platform-libraries.txt')
 
 
-def load_manifest():
+def manifest_path(app_id):
+    return os.path.join(options.source_root, 'flatpak', app_id + '.json')
+
+
+def load_manifest(app_id):
     try:
-        with open(manifest_path, encoding='utf-8') as manifest_file:
+        with open(manifest_path(app_id), encoding='utf-8') as manifest_file:
             return json.load(manifest_file)
     except (OSError, ValueError) as error:
-        raise AssertionError(f'{manifest_path} is not readable JSON: {error}')
+        raise AssertionError(f'{manifest_path(app_id)} is not readable JSON: {error}')
+
+
+def each_manifest(check):
+    """Runs @check(app_id, manifest) on every manifest; fails with every manifest's problems."""
+    problems = []
+    for app_id in MANIFESTS:
+        try:
+            check(app_id, load_manifest(app_id))
+        except AssertionError as problem:
+            problems.append(f'flatpak/{app_id}.json: {problem}')
+    assert not problems, '\n'.join(problems)
 
 
 def all_modules(modules, base_dir):
@@ -101,7 +131,7 @@ def module_names_for(name):
     return {bare, re.sub(r'-?[0-9.]+$', '', bare)}
 
 
-def missing_from_runtime(names, runtime_names, module_names, describe):
+def missing_from_runtime(names, runtime_names, module_names, describe, app_id=RELEASE_ID):
     """The names neither the runtime nor a manifest module provides, as sentences for the user."""
     runtime_link_names = {link_name(name) for name in runtime_names}
     built = {bare_name(module) for module in module_names}
@@ -113,7 +143,7 @@ def missing_from_runtime(names, runtime_names, module_names, describe):
             continue
         problems.append(f'{describe(name)} is neither in the GNOME runtime '
                         f'(flatpak/gnome-platform-libraries.txt) nor built by a module of '
-                        f'flatpak/{options.app_id}.json: add a module named "{min(module_names_for(name), key=len)}" '
+                        f'flatpak/{app_id}.json: add a module named "{min(module_names_for(name), key=len)}" '
                         f'that builds it, or stop using it')
     return problems
 
@@ -140,50 +170,61 @@ def needed_libraries(binary):
     return re.findall(r'\(NEEDED\)\s+Shared library: \[([^\]]+)\]', output)
 
 
-def app_module(manifest):
-    modules = list(all_modules(manifest.get('modules', []), os.path.dirname(manifest_path)))
+def app_module(manifest, app_id):
+    modules = list(all_modules(manifest.get('modules', []), os.path.dirname(manifest_path(app_id))))
     assert modules, 'the manifest builds no module'
     # flatpak-builder builds modules in order: the app comes last, after what it needs.
     return modules[-1], modules
 
 
-def manifest_is_valid_json():
-    manifest = load_manifest()
-    assert isinstance(manifest, dict), 'the manifest is not a JSON object'
+def manifests_are_valid_json_named_by_their_app_id():
+    def check(app_id, manifest):
+        assert isinstance(manifest, dict), 'the manifest is not a JSON object'
+        manifest_id = manifest.get('id', manifest.get('app-id'))
+        assert manifest_id == app_id, f'the id is {manifest_id!r}: flatpak-builder and Flathub expect {app_id!r}'
+    each_manifest(check)
 
 
-def flatpak_builder_reads_the_manifest():
+def flatpak_builder_reads_the_manifests():
     builder = shutil.which('flatpak-builder')
     if builder is None:
         raise taptest.Skip('flatpak-builder is not installed (build-aux/deps.sh installs it)')
     # flatpak-builder warns about its own deprecated properties: not fatal here.
     environment = {key: value for key, value in os.environ.items() if key != 'G_DEBUG'}
-    result = subprocess.run([builder, '--show-manifest', manifest_path], env=environment,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f'flatpak-builder --show-manifest failed:\n{result.stderr}'
-    shown = json.loads(result.stdout)
-    manifest = load_manifest()
-    for key in ('runtime', 'runtime-version', 'sdk', 'command', 'finish-args'):
-        assert shown.get(key) == manifest.get(key), \
-            f'flatpak-builder reads {key} as {shown.get(key)!r}, the file says {manifest.get(key)!r}'
-    # An unknown key is ignored by flatpak-builder, so a misspelt one would silently do nothing.
-    ignored = {key for key in manifest if key not in shown and not (key == 'app-id' and 'id' in shown)}
-    assert not ignored, f'flatpak-builder ignores {sorted(ignored)}: misspelt keys?'
+
+    def check(app_id, manifest):
+        result = subprocess.run([builder, '--show-manifest', manifest_path(app_id)], env=environment,
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f'flatpak-builder --show-manifest failed:\n{result.stderr}'
+        shown = json.loads(result.stdout)
+        for key in ('runtime', 'runtime-version', 'sdk', 'command', 'finish-args'):
+            assert shown.get(key) == manifest.get(key), \
+                f'flatpak-builder reads {key} as {shown.get(key)!r}, the file says {manifest.get(key)!r}'
+        # An unknown key is ignored by flatpak-builder, so a misspelt one would silently do nothing.
+        ignored = {key for key in manifest if key not in shown and not (key == 'app-id' and 'id' in shown)}
+        assert not ignored, f'flatpak-builder ignores {sorted(ignored)}: misspelt keys?'
+    each_manifest(check)
 
 
-def runtime_is_a_stable_gnome_platform():
-    manifest = load_manifest()
-    assert manifest.get('runtime') == 'org.gnome.Platform', f'runtime is {manifest.get("runtime")!r}'
-    assert manifest.get('sdk') == 'org.gnome.Sdk', f'sdk is {manifest.get("sdk")!r}'
-    version = manifest.get('runtime-version')
-    assert isinstance(version, str) and re.fullmatch(r'[0-9]+', version), \
-        f'runtime-version {version!r} is not a stable GNOME release such as "50" (no master, no beta)'
-    assert int(version) >= OLDEST_SUPPORTED_RUNTIME, \
-        f'org.gnome.Platform {version} is out of support; use {OLDEST_SUPPORTED_RUNTIME} or newer'
+def runtime_is_gnome_50():
+    def check(app_id, manifest):
+        assert manifest.get('runtime') == 'org.gnome.Platform', f'runtime is {manifest.get("runtime")!r}'
+        assert manifest.get('sdk') == 'org.gnome.Sdk', f'sdk is {manifest.get("sdk")!r}'
+        version = manifest.get('runtime-version')
+        assert isinstance(version, str) and re.fullmatch(r'[0-9]+', version), \
+            f'runtime-version {version!r} is not a stable GNOME release such as "50" (no master, no beta)'
+        assert int(version) >= OLDEST_SUPPORTED_RUNTIME, \
+            f'org.gnome.Platform {version} is out of support; use {OLDEST_SUPPORTED_RUNTIME} or newer'
+        assert version == RUNTIME_VERSION, \
+            f'runtime-version is {version!r}; Nearby is built and tested against GNOME {RUNTIME_VERSION}'
+    each_manifest(check)
 
 
 def finish_args_are_exactly_the_needed_permissions():
-    problems = finish_arg_problems(load_manifest().get('finish-args', []))
+    each_manifest(lambda app_id, manifest: _assert_no_problems(finish_arg_problems(manifest.get('finish-args', []))))
+
+
+def _assert_no_problems(problems):
     assert not problems, '\n'.join(problems)
 
 
@@ -194,26 +235,129 @@ def the_permission_check_rejects_more_or_fewer_permissions():
     assert finish_arg_problems(narrower) == ['finish-args lacks --system-talk-name=org.bluez, which Nearby needs']
 
 
-def builds_this_meson_project():
-    module, _ = app_module(load_manifest())
-    assert module.get('buildsystem') == 'meson', \
-        f'module {module.get("name")!r} builds with {module.get("buildsystem")!r}, not meson'
-    assert '-Dtests=false' in module.get('config-opts', []), \
-        f'module {module.get("name")!r} does not pass -Dtests=false (the test suites need the host)'
-    dir_sources = [source for source in module.get('sources', [])
-                   if isinstance(source, dict) and source.get('type') == 'dir']
-    assert len(dir_sources) == 1, f'module {module.get("name")!r} needs one "dir" source, has {len(dir_sources)}'
-    source_dir = os.path.realpath(os.path.join(os.path.dirname(manifest_path), dir_sources[0].get('path', '')))
-    assert source_dir == os.path.realpath(options.source_root), \
-        f'the "dir" source points at {source_dir}, not at the checkout {options.source_root}'
-    with open(os.path.join(source_dir, 'meson.build'), encoding='utf-8') as meson_build:
-        assert re.match(r"\s*project\('nearby'", meson_build.read()), 'the "dir" source is not the nearby project'
+def profile_options():
+    """The choices of meson's profile option, as this build reads meson_options.txt."""
+    introspection = subprocess.run(['meson', 'introspect', options.build_root, '--buildoptions'],
+                                   check=True, capture_output=True, text=True).stdout
+    profile = next((option for option in json.loads(introspection) if option['name'] == 'profile'), None)
+    assert profile is not None, 'meson has no profile option'
+    return profile['choices']
+
+
+def config_opts_problems(app_id, config_opts, choices):
+    """What is wrong with a module's config-opts for the manifest of @app_id."""
+    problems = []
+    if '-Dtests=false' not in config_opts:
+        problems.append('config-opts lack -Dtests=false (the test suites need the host)')
+    profiles = [opt[len('-Dprofile='):] for opt in config_opts if opt.startswith('-Dprofile=')]
+    profile = profiles[-1] if profiles else 'default'
+    expected = MANIFESTS[app_id]['profile']
+    if profile not in choices:
+        problems.append(f'config-opts ask for profile {profile!r}, which meson does not have ({choices})')
+    elif profile != expected:
+        problems.append(f'config-opts build the {profile!r} profile; {app_id} is the {expected!r} one'
+                        f'{" (-Dprofile=" + expected + ")" if expected != "default" else ""}')
+    return problems
+
+
+def builds_this_meson_project_in_the_profile_of_its_id():
+    choices = profile_options()
+
+    def check(app_id, manifest):
+        module, _ = app_module(manifest, app_id)
+        assert module.get('buildsystem') == 'meson', \
+            f'module {module.get("name")!r} builds with {module.get("buildsystem")!r}, not meson'
+        _assert_no_problems(config_opts_problems(app_id, module.get('config-opts', []), choices))
+    each_manifest(check)
+
+
+def the_profile_check_rejects_a_mismatch():
+    choices = ['default', 'development']
+    assert config_opts_problems(DEVEL_ID, ['-Dtests=false'], choices) == \
+        [f"config-opts build the 'default' profile; {DEVEL_ID} is the 'development' one (-Dprofile=development)"]
+    assert config_opts_problems(RELEASE_ID, ['-Dtests=false', '-Dprofile=nightly'], choices) == \
+        ["config-opts ask for profile 'nightly', which meson does not have (['default', 'development'])"]
+    assert config_opts_problems(RELEASE_ID, ['-Dprofile=default'], choices) == \
+        ['config-opts lack -Dtests=false (the test suites need the host)']
+
+
+def source_problems(app_id, sources):
+    """What is wrong with the app module's sources: the release takes the tagged commit from git,
+    the development build this checkout."""
+    problems = []
+    sources = [source for source in sources if isinstance(source, dict)]
+    kind = MANIFESTS[app_id]['source']
+    if len(sources) != 1 or sources[0].get('type') != kind:
+        return [f'the module needs one "{kind}" source, has {[source.get("type") for source in sources]}']
+    source = sources[0]
+    if kind == 'git':
+        if source.get('url') != RELEASE_URL:
+            problems.append(f'the git url is {source.get("url")!r}, not {RELEASE_URL!r}')
+        if source.get('tag') != 'v' + project_version():
+            problems.append(f'the tag is {source.get("tag")!r}; this is Nearby {project_version()}, '
+                            f'tagged v{project_version()}')
+        if not re.fullmatch(r'[0-9a-f]{40}', source.get('commit') or ''):
+            problems.append(f'the commit is {source.get("commit")!r}, not the 40 hex digits of a commit')
+        if 'branch' in source:
+            problems.append('a git source with a branch builds whatever the branch holds: Flathub needs tag and commit')
+    else:
+        source_dir = os.path.realpath(os.path.join(os.path.dirname(manifest_path(app_id)), source.get('path', '')))
+        if source_dir != os.path.realpath(options.source_root):
+            problems.append(f'the "dir" source points at {source_dir}, not at the checkout {options.source_root}')
+        else:
+            with open(os.path.join(source_dir, 'meson.build'), encoding='utf-8') as meson_build:
+                if not re.match(r"\s*project\('nearby'", meson_build.read()):
+                    problems.append('the "dir" source is not the nearby project')
+    return problems
+
+
+def project_version():
+    introspection = subprocess.run(['meson', 'introspect', options.build_root, '--projectinfo'],
+                                   check=True, capture_output=True, text=True).stdout
+    return json.loads(introspection)['version']
+
+
+def the_release_builds_a_tagged_commit_and_the_development_build_this_checkout():
+    def check(app_id, manifest):
+        module, _ = app_module(manifest, app_id)
+        _assert_no_problems(source_problems(app_id, module.get('sources', [])))
+    each_manifest(check)
+
+
+def the_source_check_rejects_a_branch_or_a_short_commit():
+    tag = 'v' + project_version()
+    branch = [{'type': 'git', 'url': RELEASE_URL, 'branch': 'main'}]
+    assert any('40 hex digits' in problem for problem in source_problems(RELEASE_ID, branch)), \
+        source_problems(RELEASE_ID, branch)
+    assert any('Flathub needs tag and commit' in problem for problem in source_problems(RELEASE_ID, branch))
+    short = [{'type': 'git', 'url': RELEASE_URL, 'tag': tag, 'commit': 'd0eac15'}]
+    assert source_problems(RELEASE_ID, short) == ["the commit is 'd0eac15', not the 40 hex digits of a commit"]
+    assert source_problems(RELEASE_ID, [{'type': 'dir', 'path': '..'}]) == \
+        ['the module needs one "git" source, has [\'dir\']']
+
+
+def the_release_commit_is_in_this_history():
+    """The commit the release manifest names is one this checkout has, and the tag, once made, names
+    it. Without git or outside a clone (a tarball) there is nothing to compare with."""
+    git = shutil.which('git')
+    if git is None or not os.path.exists(os.path.join(options.source_root, '.git')):
+        raise taptest.Skip('not a git checkout')
+    module, _ = app_module(load_manifest(RELEASE_ID), RELEASE_ID)
+    source = module['sources'][0]
+    in_history = subprocess.run([git, '-C', options.source_root, 'merge-base', '--is-ancestor',
+                                 source['commit'], 'HEAD'], capture_output=True, text=True)
+    assert in_history.returncode == 0, \
+        f'commit {source["commit"]} of flatpak/{RELEASE_ID}.json is not in the history of HEAD: ' \
+        f'the release process sets it to the commit of tag {source["tag"]}'
+    tagged = subprocess.run([git, '-C', options.source_root, 'rev-parse', '--verify', '--quiet',
+                             source['tag'] + '^{commit}'], capture_output=True, text=True)
+    if tagged.returncode == 0:
+        assert tagged.stdout.strip() == source['commit'], \
+            f'tag {source["tag"]} is commit {tagged.stdout.strip()}, the manifest says {source["commit"]}'
 
 
 def app_id_and_command_match_the_desktop_file_and_meson():
-    manifest = load_manifest()
-    manifest_id = manifest.get('id', manifest.get('app-id'))
-    assert manifest_id == options.app_id, f'the manifest id is {manifest_id!r}, meson says {options.app_id!r}'
+    manifest = load_manifest(options.app_id)
     desktop_name = os.path.basename(options.desktop_file)
     assert desktop_name == options.app_id + '.desktop', \
         f'the desktop file is {desktop_name}: GNOME and Flatpak find it by the app id'
@@ -224,38 +368,46 @@ def app_id_and_command_match_the_desktop_file_and_meson():
                 exec_line = line[len('Exec='):].strip()
                 break
     assert exec_line, f'{desktop_name} has no Exec line'
-    command = manifest.get('command')
-    assert exec_line.split()[0] == command, \
-        f'{desktop_name} runs {exec_line.split()[0]!r}, the Flatpak runs {command!r}'
     introspection = subprocess.run(['meson', 'introspect', options.build_root, '--installed'],
                                    check=True, capture_output=True, text=True).stdout
     installed = json.loads(introspection).values()
     installed_commands = {os.path.basename(path) for path in installed
                           if os.path.basename(os.path.dirname(path)) == 'bin'}
-    assert command in installed_commands, \
-        f'meson installs {sorted(installed_commands)} in bin, not the manifest command {command!r}'
+
+    def check(app_id, other):
+        command = other.get('command')
+        assert exec_line.split()[0] == command, \
+            f'{desktop_name} runs {exec_line.split()[0]!r}, the Flatpak runs {command!r}'
+        assert command in installed_commands, \
+            f'meson installs {sorted(installed_commands)} in bin, not the manifest command {command!r}'
+    assert manifest.get('id', manifest.get('app-id')) == options.app_id
+    each_manifest(check)
 
 
 def every_linked_library_is_in_the_runtime_or_built_by_a_module():
     sonames, _ = read_runtime_list(runtime_list_path)
-    _, modules = app_module(load_manifest())
     needed = needed_libraries(options.binary)
     assert needed, f'readelf found no NEEDED entry in {options.binary}'
-    problems = missing_from_runtime(needed, sonames, [module.get('name', '') for module in modules],
-                                    lambda soname: f'{soname} (linked by src/nearby)')
-    assert not problems, '\n'.join(problems)
+
+    def check(app_id, manifest):
+        _, modules = app_module(manifest, app_id)
+        _assert_no_problems(missing_from_runtime(needed, sonames, [module.get('name', '') for module in modules],
+                                                 lambda soname: f'{soname} (linked by src/nearby)', app_id))
+    each_manifest(check)
 
 
 def every_declared_dependency_is_in_the_runtime_or_built_by_a_module():
     _, pkgconfig = read_runtime_list(runtime_list_path)
-    _, modules = app_module(load_manifest())
     introspection = subprocess.run(['meson', 'introspect', options.build_root, '--dependencies'],
                                    check=True, capture_output=True, text=True).stdout
     declared = [dependency['name'] for dependency in json.loads(introspection)]
     assert declared, 'meson declares no dependency: is this the right build directory?'
-    problems = missing_from_runtime(declared, pkgconfig, [module.get('name', '') for module in modules],
-                                    lambda module: f'dependency(\'{module}\') in meson.build')
-    assert not problems, '\n'.join(problems)
+
+    def check(app_id, manifest):
+        _, modules = app_module(manifest, app_id)
+        _assert_no_problems(missing_from_runtime(declared, pkgconfig, [module.get('name', '') for module in modules],
+                                                 lambda module: f'dependency(\'{module}\') in meson.build', app_id))
+    each_manifest(check)
 
 
 def the_library_check_names_a_library_nobody_provides():
@@ -269,12 +421,16 @@ def the_library_check_names_a_library_nobody_provides():
 
 
 taptest.run([
-    manifest_is_valid_json,
-    flatpak_builder_reads_the_manifest,
-    runtime_is_a_stable_gnome_platform,
+    manifests_are_valid_json_named_by_their_app_id,
+    flatpak_builder_reads_the_manifests,
+    runtime_is_gnome_50,
     finish_args_are_exactly_the_needed_permissions,
     the_permission_check_rejects_more_or_fewer_permissions,
-    builds_this_meson_project,
+    builds_this_meson_project_in_the_profile_of_its_id,
+    the_profile_check_rejects_a_mismatch,
+    the_release_builds_a_tagged_commit_and_the_development_build_this_checkout,
+    the_source_check_rejects_a_branch_or_a_short_commit,
+    the_release_commit_is_in_this_history,
     app_id_and_command_match_the_desktop_file_and_meson,
     every_linked_library_is_in_the_runtime_or_built_by_a_module,
     every_declared_dependency_is_in_the_runtime_or_built_by_a_module,
