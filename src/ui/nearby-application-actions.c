@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-about.h"
 #include "nearby-application-private.h"
 #include "nearby-broadcast-dialog.h"
 #include "nearby-inspector.h"
@@ -282,22 +283,11 @@ about_action (GSimpleAction *action,
               GVariant      *parameter,
               gpointer       user_data)
 {
-  static const char *developers[] = { "The Nearby developers", NULL };
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  NearbyApplication *self = user_data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  NearbySource *bluetooth = self->scanner != NULL ? NEARBY_SOURCE (self->scanner) : NULL;
 
-  gtk_window_present (g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                                    "transient-for", window,
-                                    "modal", TRUE,
-                                    "application-name", _("Nearby"),
-                                    "application-icon", APP_ID,
-                                    "developer-name", _("The Nearby developers"),
-                                    "version", PACKAGE_VERSION,
-                                    "comments", _("See the smart objects around you and open their web apps"),
-                                    "website", "https://github.com/nearbyweb/nearby",
-                                    "issue-url", "https://github.com/nearbyweb/nearby/issues",
-                                    "developers", developers,
-                                    "license-type", GTK_LICENSE_GPL_3_0,
-                                    NULL));
+  gtk_window_present (nearby_about_window_new (window, bluetooth));
 }
 
 static void

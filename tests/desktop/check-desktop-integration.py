@@ -182,6 +182,38 @@ def metainfo_lists_the_current_release_first():
         assert release.find('description/p') is not None, f'release {release.get("version")} says nothing'
 
 
+def metainfo_has_what_flathub_asks_for():
+    component = metainfo()
+    urls = {url.get('type'): url.text for url in component.iterfind('url')}
+    for kind in ('homepage', 'bugtracker', 'vcs-browser', 'translate'):
+        assert (urls.get(kind) or '').startswith('https://'), f'no https <url type="{kind}">: {urls}'
+    developer = component.find('developer')
+    assert developer is not None and re.fullmatch(r'[a-z0-9]+(\.[a-z0-9-]+)+', developer.get('id') or ''), \
+        'no <developer id="..."> in reverse-DNS form'
+    assert (developer.findtext('name') or '').strip(), '<developer> has no <name>'
+    # Debian 12's AppStream 0.16 and GNOME Software 43 read the name from here.
+    assert component.findtext('developer_name') == developer.findtext('name')
+    contact = component.findtext('update_contact') or ''
+    assert re.fullmatch(r'[^@\s]+@[a-z0-9-]+(\.[a-z0-9-]+)+', contact), f'update_contact {contact!r} is not an address'
+
+
+def metainfo_pins_the_current_release():
+    component = metainfo()
+    release = component.find('releases/release')
+    assert release.get('type') == 'stable', \
+        f'release {release.get("version")} has type {release.get("type")!r}: Flathub and GNOME Software need "stable"'
+    tag = 'v' + options.version
+    images = [image.text for image in component.iterfind('screenshots/screenshot/image')]
+    assert images, 'no screenshots'
+    for image in images:
+        # A branch changes under the released metainfo; the tag shows what this release looks like.
+        assert image.startswith(f'https://raw.githubusercontent.com/nearbyweb/nearby/{tag}/data/screenshots/'), \
+            f'{image} is not pinned to the tag {tag}'
+        name = image.rsplit('/', 1)[-1]
+        assert os.path.exists(os.path.join(options.source_root, 'data', 'screenshots', name)), \
+            f'{image} names a screenshot that is not in data/screenshots'
+
+
 def metainfo_has_a_content_rating():
     rating = metainfo().find('content_rating')
     assert rating is not None, 'no content rating: GNOME Software hides unrated apps from children'
@@ -246,6 +278,8 @@ taptest.run([
     metainfo_belongs_to_the_desktop_file,
     metainfo_describes_the_app,
     metainfo_lists_the_current_release_first,
+    metainfo_has_what_flathub_asks_for,
+    metainfo_pins_the_current_release,
     metainfo_has_a_content_rating,
     metainfo_relations_are_ones_appstream_knows,
     icons_are_valid_svg,
