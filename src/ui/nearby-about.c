@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#define G_LOG_DOMAIN "nearby-about"
+
 #include "config.h"
 
 #include <glib/gi18n.h>
