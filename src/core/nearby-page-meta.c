@@ -361,9 +361,16 @@ sax_characters (void          *user_data,
     }
 }
 
+/* libxml2 2.12 made the structured error const; Debian 12 has 2.9, the Flatpak runtime 2.14. */
+#if LIBXML_VERSION >= 21200
+typedef const xmlError SaxError;
+#else
+typedef xmlError SaxError;
+#endif
+
 static void
 sax_silent_error (void             *user_data,
-                  xmlError         *error)
+                  SaxError         *error)
 {
 }
 
