@@ -274,6 +274,19 @@ nearby_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+/* g_settings_new() aborts the process when the schema is missing, as it is in a build tree. */
+static gboolean
+settings_schema_is_installed (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+
+  return schema != NULL;
+}
+
 static int
 nearby_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
@@ -301,6 +314,16 @@ nearby_application_handle_local_options (GApplication *app,
     {
       g_printerr ("%s\n", _("--demo and --replay cannot be used together"));
       return 2;
+    }
+
+  if (!settings_schema_is_installed ())
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("Nearby’s settings schema %s is not installed: run Nearby from its build "
+                           "directory with “meson devenv -C _build nearby”, or install it"),
+                         APP_ID);
+      g_printerr ("%s\n", message);
+      return 1;
     }
 
   /* A demo, a replay or a developer session is its own instance, apart from a running app. */
