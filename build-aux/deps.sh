@@ -19,6 +19,10 @@ nearby_test_packages="
   flatpak-builder
   mandoc
 "
+# What build-aux/runtime-libs needs to build the Flatpak runtime's libxml2 (CMake) and libsoup.
+nearby_runtime_packages="
+  cmake xz-utils libnghttp2-dev libpsl-dev zlib1g-dev
+"
 
 nearby_missing_packages () {
   missing=""
