@@ -127,6 +127,13 @@ def the_icons_are_in_the_hicolor_theme():
     assert not stray, f'files in the hicolor theme that no icon lookup finds: {stray}'
 
 
+def the_license_is_in_the_doc_directory():
+    path = share('doc', 'nearby', 'COPYING')
+    assert_installed(path, 'the license')
+    with open(path, encoding='utf-8') as license_text:
+        assert 'GNU GENERAL PUBLIC LICENSE' in license_text.read(2000), f'/{path} is not the GPL'
+
+
 def the_d_bus_service_starts_the_installed_command():
     services = [path for path in installed_files() if path.endswith('.service')]
     desktop = share('applications', options.app_id + '.desktop')
@@ -166,6 +173,7 @@ try:
         the_metainfo_is_in_share_metainfo,
         the_gsettings_schema_is_in_share_glib_schemas,
         the_icons_are_in_the_hicolor_theme,
+        the_license_is_in_the_doc_directory,
         the_d_bus_service_starts_the_installed_command,
         the_man_page_is_in_mandir_man1,
         the_bash_completion_is_where_bash_completion_loads_it,
