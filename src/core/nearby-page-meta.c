@@ -498,16 +498,40 @@ convert_iconv (NearbyPageMetaParser *self,
     }
 }
 
+/* How many bytes at the end of @text are a tag not closed yet. libxml2 2.9's push parser loses
+ * the rest of the document when a chunk ends inside the end tag of a <script> or a <style>
+ * ("</scr"), so it is only ever given whole tags; it waits for the '>' of a tag anyway. */
+static gsize
+unfinished_tag_length (const char *text,
+                       gsize       len)
+{
+  for (gsize i = len; i > 0; i--)
+    {
+      if (text[i - 1] == '>')
+        return 0;
+      if (text[i - 1] == '<')
+        return len - (i - 1);
+    }
+
+  return 0;
+}
+
 static void
 parse_converted (NearbyPageMetaParser *self,
                  gboolean              terminate)
 {
+  gsize held_back = 0;
+
   if (self->context == NULL)
     return;
 
-  if (!self->done && (self->converted->len > 0 || terminate))
-    htmlParseChunk (self->context, self->converted->str, (int) self->converted->len, terminate);
-  g_string_truncate (self->converted, 0);
+  if (!terminate)
+    held_back = unfinished_tag_length (self->converted->str, self->converted->len);
+
+  if (!self->done && (self->converted->len > held_back || terminate))
+    htmlParseChunk (self->context, self->converted->str,
+                    (int) (self->converted->len - held_back), terminate);
+  g_string_erase (self->converted, 0, self->converted->len - held_back);
 }
 
 static void
