@@ -167,6 +167,7 @@ test_charsets (void)
   g_autoptr(NearbyPageMeta) koi8 = NULL;
   g_autoptr(NearbyPageMeta) invalid = NULL;
   g_autoptr(NearbyPageMeta) late_meta = NULL;
+  g_autoptr(NearbyPageMeta) late_latin1 = NULL;
   static const char utf16le[] = "\xff\xfe<\0t\0i\0t\0l\0e\0>\0\xac\x20 \0""5\0<\0/\0t\0i\0t\0l\0e\0>\0";
   g_autoptr(GString) padded = g_string_new ("<html><head>");
 
@@ -203,6 +204,17 @@ test_charsets (void)
   g_string_append (padded, "<meta charset='windows-1252'><title>na\xc3\xafve</title>");
   late_meta = parse (NULL, padded->str, padded->len);
   g_assert_cmpstr (late_meta->title, ==, "naïve");
+
+  /* Undeclared, and the first byte that is not UTF-8 comes after the first KiB: windows-1252
+   * however the page arrives, not replacement characters when it comes in small pieces */
+  g_string_truncate (padded, 0);
+  g_string_append (padded, "<html><head>");
+  for (guint i = 0; i < 120; i++)
+    g_string_append (padded, "<!-- pad -->");
+  g_string_append (padded, "<title>Caf\xe9 \x93menu\x94</title>");
+  late_latin1 = parse (NULL, padded->str, padded->len);
+  g_assert_cmpstr (late_latin1->title, ==, "Café “menu”");
+  g_assert_cmpstr (late_latin1->charset, ==, "WINDOWS-1252");
 }
 
 static void

@@ -129,6 +129,21 @@ test_sniff_charset (void)
 }
 
 static void
+test_charset_is_declared (void)
+{
+  static const char meta[] = "<meta charset=koi8-r><title>x</title>";
+  static const char plain[] = "<title>plain</title>";
+
+  g_assert_true (nearby_text_charset_is_declared (NULL, (const guint8 *) "\xef\xbb\xbfx", 4));
+  g_assert_true (nearby_text_charset_is_declared ("utf-8", (const guint8 *) plain, strlen (plain)));
+  g_assert_true (nearby_text_charset_is_declared (NULL, (const guint8 *) meta, strlen (meta)));
+  g_assert_false (nearby_text_charset_is_declared (NULL, (const guint8 *) plain, strlen (plain)));
+  g_assert_false (nearby_text_charset_is_declared ("no-such-charset", (const guint8 *) plain,
+                                                   strlen (plain)));
+  g_assert_false (nearby_text_charset_is_declared (NULL, NULL, 0));
+}
+
+static void
 test_looks_like_html (void)
 {
   g_assert_true (nearby_text_looks_like_html ((const guint8 *) "\n  <!DOCTYPE html><p>", 20));
@@ -150,6 +165,7 @@ main (int   argc,
   g_test_add_func ("/text/clean-hostile", test_clean_hostile);
   g_test_add_func ("/text/clean-limit", test_clean_limit);
   g_test_add_func ("/text/sniff-charset", test_sniff_charset);
+  g_test_add_func ("/text/charset-is-declared", test_charset_is_declared);
   g_test_add_func ("/text/looks-like-html", test_looks_like_html);
 
   return g_test_run ();

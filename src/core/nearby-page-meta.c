@@ -33,6 +33,8 @@ struct _NearbyPageMetaParser
   GByteArray        *prefix;          /* raw bytes held back until the charset is known */
   const char        *charset;
   gboolean           charset_is_utf8;
+  GByteArray        *guessed_utf8;    /* the raw bytes so far, while UTF-8 is only a guess */
+  gboolean           not_utf8;        /* ... and a byte has shown it wrong */
   GIConv             converter;
   guint8             pending[16];     /* an incomplete multibyte sequence between chunks */
   gsize              pending_len;
@@ -439,6 +441,12 @@ convert_utf8 (NearbyPageMetaParser *self,
           self->pending_len = end - p;
           break;
         }
+      /* A sequence cut by the end of what is read is no sign of another encoding. */
+      if (self->guessed_utf8 != NULL && !(c == (gunichar) -2 && final))
+        {
+          self->not_utf8 = TRUE;
+          return;
+        }
       g_string_append (self->converted, "\xef\xbf\xbd");
       p++;
     }
@@ -522,7 +530,7 @@ parse_converted (NearbyPageMetaParser *self,
 {
   gsize held_back = 0;
 
-  if (self->context == NULL)
+  if (self->context == NULL || self->not_utf8)
     return;
 
   if (!terminate)
@@ -543,6 +551,9 @@ start_parser (NearbyPageMetaParser *self)
   self->charset = nearby_text_sniff_charset (self->header_charset, self->prefix->data,
                                              self->prefix->len, &bom_len);
   self->charset_is_utf8 = g_str_equal (self->charset, "UTF-8");
+  if (self->charset_is_utf8 &&
+      !nearby_text_charset_is_declared (self->header_charset, self->prefix->data, self->prefix->len))
+    self->guessed_utf8 = g_byte_array_new ();
   if (!self->charset_is_utf8)
     {
       self->converter = g_iconv_open ("UTF-8", self->charset);
@@ -570,6 +581,8 @@ start_parser (NearbyPageMetaParser *self)
                       HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                       HTML_PARSE_RECOVER | HTML_PARSE_IGNORE_ENC | HTML_PARSE_NOBLANKS);
 
+  if (self->guessed_utf8 != NULL)
+    g_byte_array_append (self->guessed_utf8, self->prefix->data, self->prefix->len);
   if (self->prefix->len > bom_len)
     {
       if (self->charset_is_utf8)
@@ -617,6 +630,25 @@ nearby_page_meta_parser_new (const char *base_url,
   return self;
 }
 
+/* A page that declares no encoding is UTF-8 only if all of it is, as the guess would have said
+ * had it seen the whole page at once: the first byte that is not starts it over. */
+static void
+start_over_as_windows_1252 (NearbyPageMetaParser *self)
+{
+  NearbyPageMetaParser *old = nearby_page_meta_parser_new (self->document_url, "windows-1252");
+  g_autoptr(GByteArray) raw = g_steal_pointer (&self->guessed_utf8);
+  NearbyPageMetaParser swap;
+
+  g_debug ("%s: not UTF-8 after %u bytes, read again as windows-1252", self->document_url,
+           raw->len);
+  swap = *old;
+  *old = *self;
+  *self = swap;
+  nearby_page_meta_parser_free (old);
+
+  nearby_page_meta_parser_feed (self, raw->data, raw->len);
+}
+
 /* Returns FALSE once the parser has seen enough: stop reading. */
 gboolean
 nearby_page_meta_parser_feed (NearbyPageMetaParser *self,
@@ -640,6 +672,8 @@ nearby_page_meta_parser_feed (NearbyPageMetaParser *self,
     }
   else
     {
+      if (self->guessed_utf8 != NULL)
+        g_byte_array_append (self->guessed_utf8, data, len);
       if (self->charset_is_utf8)
         convert_utf8 (self, data, len, FALSE);
       else
@@ -649,6 +683,9 @@ nearby_page_meta_parser_feed (NearbyPageMetaParser *self,
 
   if (self->raw_bytes >= NEARBY_PAGE_META_MAX_HTML)
     terminate_parsing (self);
+
+  if (self->not_utf8)
+    start_over_as_windows_1252 (self);
 
   return !self->done;
 }
@@ -662,6 +699,11 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   terminate_parsing (self);
+  if (self->not_utf8)
+    {
+      start_over_as_windows_1252 (self);
+      terminate_parsing (self);
+    }
 
   meta = g_new0 (NearbyPageMeta, 1);
   meta->charset = g_strdup (self->charset ? self->charset : "UTF-8");
@@ -718,6 +760,7 @@ nearby_page_meta_parser_free (NearbyPageMetaParser *self)
   g_free (self->header_charset);
   g_free (self->base_href);
   g_byte_array_unref (self->prefix);
+  g_clear_pointer (&self->guessed_utf8, g_byte_array_unref);
   g_string_free (self->converted, TRUE);
   g_string_free (self->title_text, TRUE);
   g_string_free (self->body_text, TRUE);

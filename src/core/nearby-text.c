@@ -299,6 +299,26 @@ nearby_text_sniff_charset (const char   *header_charset,
   return "WINDOWS-1252";
 }
 
+/* Whether nearby_text_sniff_charset() found the encoding said (a byte order mark, the header,
+ * a <meta>) rather than guessed it from the bytes. */
+gboolean
+nearby_text_charset_is_declared (const char   *header_charset,
+                                 const guint8 *data,
+                                 gsize         len)
+{
+  gsize bom_len = 0;
+
+  if (data == NULL)
+    len = 0;
+
+  nearby_text_sniff_charset (NULL, data, MIN (len, 3), &bom_len);
+
+  return bom_len > 0 ||
+         (header_charset != NULL &&
+          normalize_charset_label (header_charset, strlen (header_charset), FALSE) != NULL) ||
+         (len > 0 && prescan_meta_charset (data, len) != NULL);
+}
+
 /* For a page served with the wrong Content-Type: does it begin the way HTML documents do? */
 gboolean
 nearby_text_looks_like_html (const guint8 *data,
