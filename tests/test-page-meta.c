@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "nearby-page-meta.h"
@@ -14,11 +15,12 @@
 
 /* Every document is parsed whole and in random chunk sizes: the results must not differ. */
 static NearbyPageMeta *
-parse_chunked (const char   *header_charset,
-               const guint8 *data,
-               gsize         len)
+parse_chunked_at (const char   *base,
+                  const char   *header_charset,
+                  const guint8 *data,
+                  gsize         len)
 {
-  g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (BASE, header_charset);
+  g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (base, header_charset);
   gsize offset = 0;
 
   while (offset < len)
@@ -35,6 +37,14 @@ parse_chunked (const char   *header_charset,
   return nearby_page_meta_parser_finish (parser);
 }
 
+static NearbyPageMeta *
+parse_chunked (const char   *header_charset,
+               const guint8 *data,
+               gsize         len)
+{
+  return parse_chunked_at (BASE, header_charset, data, len);
+}
+
 static void
 assert_same_meta (NearbyPageMeta *a,
                   NearbyPageMeta *b)
@@ -43,6 +53,7 @@ assert_same_meta (NearbyPageMeta *a,
   g_assert_cmpstr (a->description, ==, b->description);
   g_assert_cmpstr (a->canonical_url, ==, b->canonical_url);
   g_assert_cmpstr (a->manifest_url, ==, b->manifest_url);
+  g_assert_cmpstr (a->refresh_url, ==, b->refresh_url);
   g_assert_cmpstr (a->charset, ==, b->charset);
   g_assert_cmpuint (a->icons->len, ==, b->icons->len);
   for (guint i = 0; i < a->icons->len; i++)
@@ -56,24 +67,34 @@ assert_same_meta (NearbyPageMeta *a,
 }
 
 static NearbyPageMeta *
-parse (const char *header_charset,
-       const char *data,
-       gssize      len)
+parse_at (const char *base,
+          const char *header_charset,
+          const char *data,
+          gssize      len)
 {
   NearbyPageMeta *whole;
 
   if (len < 0)
     len = strlen (data);
 
-  whole = nearby_page_meta_parse (BASE, header_charset, (const guint8 *) data, len);
+  whole = nearby_page_meta_parse (base, header_charset, (const guint8 *) data, len);
   for (guint round = 0; round < 8; round++)
     {
-      g_autoptr(NearbyPageMeta) chunked = parse_chunked (header_charset, (const guint8 *) data, len);
+      g_autoptr(NearbyPageMeta) chunked = parse_chunked_at (base, header_charset,
+                                                            (const guint8 *) data, len);
 
       assert_same_meta (whole, chunked);
     }
 
   return whole;
+}
+
+static NearbyPageMeta *
+parse (const char *header_charset,
+       const char *data,
+       gssize      len)
+{
+  return parse_at (BASE, header_charset, data, len);
 }
 
 static void
@@ -261,6 +282,210 @@ test_stops_after_head (void)
   g_assert_cmpuint (meta->bytes_parsed, <, 3 * 4096);
 }
 
+/* What libxml2 takes as the end of <head> does not end it for a browser: in the HTML standard's
+ * tree construction, <title>, <meta>, <link> and <base> met "in body" are processed with the
+ * rules for "in head", and document.title is the first <title> in the document. */
+static void
+test_head_ended_early (void)
+{
+  static const char * const enders[] = {
+    "<iframe src='/frame' style='display:none'></iframe>",
+    "<noscript><iframe src='/tm.html'></iframe></noscript>",
+    "<div id='consent'></div>",
+    "<div role='dialog'><p>We use cookies</p><button>Accept</button></div>",
+    "<custom-widget data-x='1'></custom-widget>",
+    "<esi:include src='/x'></esi:include>",
+    "<span></span>",
+    "<img src='/pixel.gif'>",
+    "<svg><symbol id='i'><title>Icon</title></symbol></svg>",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (enders); i++)
+    {
+      g_autofree char *html = g_strdup_printf (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>%s"
+        "<title>Bus stop 42</title>"
+        "<meta name='description' content='Next bus in 3 min'>"
+        "<link rel='icon' href='/icon.png'><link rel='manifest' href='/app.json'>"
+        "<base href='https://transit.example/'>"
+        "<link rel='canonical' href='stops/42'>"
+        "</head><body><p>Hello</p></body></html>", enders[i]);
+      g_autoptr(NearbyPageMeta) meta = parse (NULL, html, -1);
+
+      g_test_message ("%s", enders[i]);
+      g_assert_cmpstr (meta->title, ==, "Bus stop 42");
+      g_assert_cmpstr (meta->description, ==, "Next bus in 3 min");
+      g_assert_cmpuint (meta->icons->len, ==, 1);
+      g_assert_cmpstr (((NearbyPageIcon *) g_ptr_array_index (meta->icons, 0))->url, ==,
+                       "https://transit.example/icon.png");
+      g_assert_cmpstr (meta->manifest_url, ==, "https://transit.example/app.json");
+      g_assert_cmpstr (meta->canonical_url, ==, "https://transit.example/stops/42");
+    }
+}
+
+/* Only the document's own <title> is document.title: not one in SVG, in a template, in
+ * <noscript> (raw text where scripts run), and not one after the page's text has begun. */
+static void
+test_title_is_the_documents (void)
+{
+  g_autoptr(NearbyPageMeta) svg = NULL;
+  g_autoptr(NearbyPageMeta) inert = NULL;
+  g_autoptr(NearbyPageMeta) late = NULL;
+  g_autoptr(NearbyPageMeta) first = NULL;
+  g_autoptr(NearbyPageMeta) empty_first = NULL;
+
+  svg = parse (NULL, "<html><head><svg><title>Search icon</title></svg>"
+                     "<title>Museum</title></head><body></body></html>", -1);
+  g_assert_cmpstr (svg->title, ==, "Museum");
+
+  inert = parse (NULL, "<html><head><template><title>T</title><meta name=description content=T>"
+                       "</template><noscript><title>N</title></noscript>"
+                       "<meta property=og:title content='From OG'></head><body></body></html>", -1);
+  g_assert_cmpstr (inert->title, ==, "From OG");
+  g_assert_null (inert->description);
+
+  late = parse (NULL, "<html><head></head><body><main><p>Room 3 is closed.</p>"
+                      "<title>Too late</title><meta name=description content='Too late'>"
+                      "</main></body></html>", -1);
+  g_assert_null (late->title);
+  g_assert_cmpstr (late->description, ==, "Room 3 is closed.");
+
+  first = parse (NULL, "<title>One</title><div></div><title>Two</title>", -1);
+  g_assert_cmpstr (first->title, ==, "One");
+
+  /* An empty first <title> is an empty document.title: the metadata fills in, not a later one */
+  empty_first = parse (NULL, "<title> </title><meta name=twitter:title content=Tw>"
+                             "<title>Two</title>", -1);
+  g_assert_cmpstr (empty_first->title, ==, "Tw");
+}
+
+static void
+test_title_and_description_order (void)
+{
+  g_autoptr(NearbyPageMeta) og = NULL;
+  g_autoptr(NearbyPageMeta) twitter = NULL;
+  g_autoptr(NearbyPageMeta) names = NULL;
+
+  og = parse (NULL, "<meta name=twitter:title content=Tw><meta property=og:title content=Og>"
+                    "<meta name=twitter:description content=TwD>"
+                    "<meta property=og:description content=OgD>", -1);
+  g_assert_cmpstr (og->title, ==, "Og");
+  g_assert_cmpstr (og->description, ==, "OgD");
+
+  twitter = parse (NULL, "<meta name=twitter:title content='Bus 4'>"
+                         "<meta name=twitter:description content='Every 10 min'>"
+                         "<body><p>Body text</p>", -1);
+  g_assert_cmpstr (twitter->title, ==, "Bus 4");
+  g_assert_cmpstr (twitter->description, ==, "Every 10 min");
+
+  /* Keys in the other attribute, as sites write them */
+  names = parse (NULL, "<meta name=og:title content='Og name'>"
+                       "<meta property=description content='Described'>"
+                       "<meta property=og:title content='Second'>", -1);
+  g_assert_cmpstr (names->title, ==, "Og name");
+  g_assert_cmpstr (names->description, ==, "Described");
+}
+
+/* Without a description in the head, the page's own text: never its navigation and furniture. */
+static void
+test_body_description (void)
+{
+  static const struct { const char *body; const char *description; } cases[] = {
+    { "<div role=banner><h2>Accessibility links</h2><a href='#main'>Skip to content</a>"
+      "<a href='/a11y'>Accessibility Help</a></div><nav>Home News</nav>"
+      "<main id=main><p>Buses run late.</p></main>", "Buses run late." },
+    { "<a class=skip href='#c'>Skip to content</a><header><p>Site name</p></header>"
+      "<aside><p>Subscribe</p></aside><div id=c><p>First words.</p></div>"
+      "<footer><p>Copyright</p></footer>", "First words." },
+    { "<div role=navigation>Menu</div><div aria-hidden=true>Hidden</div>"
+      "<div hidden><p>Not shown</p></div><article><p>The article.</p></article>",
+      "The article." },
+    { "<div role=contentinfo>Footer first</div><div role=complementary>Aside</div>"
+      "<div role=search><p>Search</p></div><div role=main>Main text</div>", "Main text" },
+    { "<template><p>Template</p></template><noscript><p>Enable scripts</p></noscript>"
+      "<svg><text>Vector</text></svg><select><option>Option</option></select>"
+      "<button>Press</button><textarea>Typed</textarea><p>Shown.</p>", "Shown." },
+    { "<div>Just a div, no paragraph</div>", "Just a div, no paragraph" },
+    { "<div class=cookie role=dialog><p>We use cookies</p></div><div>Div text</div>",
+      "Div text" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *html = g_strdup_printf ("<html><head><title>T</title></head><body>%s"
+                                               "</body></html>", cases[i].body);
+      g_autoptr(NearbyPageMeta) meta = parse (NULL, html, -1);
+
+      g_test_message ("%s", cases[i].body);
+      g_assert_cmpstr (meta->description, ==, cases[i].description);
+    }
+}
+
+static void
+test_meta_refresh (void)
+{
+  static const struct { const char *content; const char *url; } cases[] = {
+    { "0; url=/next", "https://shop.example/next" },
+    { "0;URL='next.html'", "https://shop.example/menu/next.html" },
+    { " 3 , url = \"https://other.example/x\" ", "https://other.example/x" },
+    { "0; https://other.example/y", "https://other.example/y" },
+    { "1.5; url=/z", "https://shop.example/z" },
+    { "0; url='/quoted'trailing'", "https://shop.example/quoted" },
+    { "0", NULL },                                   /* reloads itself */
+    { "300; url=/later", NULL },                     /* a page meant to be read first */
+    { "0; url=javascript:alert(1)", NULL },
+    { "0; url=" BASE, NULL },
+    { "soon; url=/x", NULL },
+    { "0; url=", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *escaped = g_markup_escape_text (cases[i].content, -1);
+      g_autofree char *html = g_strdup_printf ("<head><title>Moved</title>"
+                                               "<meta http-equiv=Refresh content=\"%s\">", escaped);
+      g_autoptr(NearbyPageMeta) meta = parse (NULL, html, -1);
+
+      g_test_message ("%s", cases[i].content);
+      g_assert_cmpstr (meta->refresh_url, ==, cases[i].url);
+      g_assert_cmpstr (meta->title, ==, "Moved");
+    }
+}
+
+/* A page that gave its title and description has nothing more to give past its <body> tag,
+ * however long its navigation; one that did not is read up to its own text. */
+static void
+test_stops_at_body_tag (void)
+{
+  g_autoptr(GString) html = g_string_new ("<html><head><div></div><title>T</title>"
+                                          "<meta name=description content=D></head><body>");
+  g_autoptr(GString) untitled = g_string_new ("<html><head><meta name=description content=D>"
+                                              "</head><body>");
+  g_autoptr(NearbyPageMeta) meta = NULL;
+  g_autoptr(NearbyPageMeta) late_title = NULL;
+
+  g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (BASE, NULL);
+  gsize offset = 0;
+
+  for (guint i = 0; i < 2000; i++)
+    g_string_append (html, "<nav><a href='/x'>Link</a></nav>\n");
+  while (offset < html->len &&
+         nearby_page_meta_parser_feed (parser, (const guint8 *) html->str + offset,
+                                       MIN (4096, html->len - offset)))
+    offset += 4096;
+  g_assert_cmpuint (offset, <, 3 * 4096);
+  meta = nearby_page_meta_parser_finish (parser);
+  g_assert_cmpstr (meta->title, ==, "T");
+  g_assert_cmpstr (meta->description, ==, "D");
+
+  for (guint i = 0; i < 200; i++)
+    g_string_append (untitled, "<nav><a href='/x'>Link</a></nav>\n");
+  g_string_append (untitled, "<title>After the body tag</title><p>Text</p>");
+  late_title = parse (NULL, untitled->str, untitled->len);
+  g_assert_cmpstr (late_title->title, ==, "After the body tag");
+  g_assert_cmpstr (late_title->description, ==, "D");
+}
+
 /* libxml2 2.9's push parser lost everything after a <script> or <style> when a chunk of the
  * network's ended inside its end tag ("</scr"): wherever the page is cut, the same result. */
 static void
@@ -271,6 +496,7 @@ test_split_anywhere (void)
   for (guint i = 0; i < 110; i++)
     g_string_append (html, " padding ");
   g_string_append (html, "--><script>var a = 1 < 2;</script><style>p{}</style>\n"
+                         "<noscript><iframe src=/x></iframe></noscript>\n"
                          "<meta name=description content=D><title>T</title></head>"
                          "<body><p>x</p></body></html>");
 
@@ -286,6 +512,61 @@ test_split_anywhere (void)
         g_test_message ("cut at %zu: \"%.12s\"", cut, html->str + cut);
       g_assert_cmpstr (meta->title, ==, "T");
       g_assert_cmpstr (meta->description, ==, "D");
+    }
+}
+
+/* tests/data/pages: shapes of real sites' heads, each with what a browser shows for it. */
+static void
+test_corpus (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "data", "pages", NULL);
+  g_autofree char *expected_path = g_build_filename (dir, "expected.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GList) names = NULL;
+  JsonObject *expected;
+
+  json_parser_load_from_file (parser, expected_path, &error);
+  g_assert_no_error (error);
+  expected = json_node_get_object (json_parser_get_root (parser));
+  names = json_object_get_members (expected);
+  g_assert_cmpuint (g_list_length (names), >=, 20);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      JsonObject *page = json_object_get_object_member (expected, name);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *url = g_strconcat ("http://127.0.0.1/", name, NULL);
+      g_autofree char *data = NULL;
+      g_autoptr(NearbyPageMeta) meta = NULL;
+      gsize len;
+      const char *urls[][2] = {
+        { "manifest", NULL }, { "canonical", NULL }, { "refresh", NULL }, { "icon", NULL },
+      };
+
+      g_test_message ("%s", name);
+      g_file_get_contents (path, &data, &len, &error);
+      g_assert_no_error (error);
+      meta = parse_at (url, NULL, data, len);
+
+      g_assert_cmpstr (meta->title, ==, json_object_get_string_member (page, "title"));
+      g_assert_cmpstr (meta->description, ==, json_object_get_string_member (page, "description"));
+
+      urls[0][1] = meta->manifest_url;
+      urls[1][1] = meta->canonical_url;
+      urls[2][1] = meta->refresh_url;
+      urls[3][1] = meta->icons->len > 0 ? ((NearbyPageIcon *) meta->icons->pdata[0])->url : NULL;
+      for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+        {
+          g_autofree char *want = NULL;
+
+          if (json_object_has_member (page, urls[i][0]))
+            want = g_strconcat ("http://127.0.0.1",
+                                json_object_get_string_member (page, urls[i][0]), NULL);
+          if (want != NULL || g_str_equal (urls[i][0], "refresh"))
+            g_assert_cmpstr (urls[i][1], ==, want);
+        }
     }
 }
 
@@ -321,7 +602,14 @@ main (int   argc,
   g_test_add_func ("/page-meta/charsets", test_charsets);
   g_test_add_func ("/page-meta/hostile-text", test_hostile_text);
   g_test_add_func ("/page-meta/stops-after-head", test_stops_after_head);
+  g_test_add_func ("/page-meta/head-ended-early", test_head_ended_early);
+  g_test_add_func ("/page-meta/title-is-the-documents", test_title_is_the_documents);
+  g_test_add_func ("/page-meta/title-and-description-order", test_title_and_description_order);
+  g_test_add_func ("/page-meta/body-description", test_body_description);
+  g_test_add_func ("/page-meta/meta-refresh", test_meta_refresh);
+  g_test_add_func ("/page-meta/stops-at-body-tag", test_stops_at_body_tag);
   g_test_add_func ("/page-meta/split-anywhere", test_split_anywhere);
+  g_test_add_func ("/page-meta/corpus", test_corpus);
   g_test_add_func ("/page-meta/garbage", test_garbage);
 
   return g_test_run ();

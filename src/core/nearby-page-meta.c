@@ -2,8 +2,8 @@
  *
  * The HTML comes from whatever server a beacon names, so everything here is bounded: bytes
  * taken, text kept, icons listed. Bytes are decoded to UTF-8 by us (so libxml2 never guesses
- * an encoding) and handed to libxml2's push parser, which only reports SAX events; parsing
- * stops once the head is done.
+ * an encoding) and handed to libxml2's push parser, which only reports SAX events; what they
+ * give is worked out in nearby-page-meta-sax.c, and parsing stops once they can give no more.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,49 +15,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
 
-#include "nearby-page-meta.h"
+#include "nearby-page-meta-private.h"
 #include "nearby-text.h"
 #include "nearby-url-policy.h"
-
-#define MAX_RAW_TEXT       (8 * 1024)   /* bytes of title or body text kept before cleaning */
-
-struct _NearbyPageMetaParser
-{
-  char              *document_url;
-  char              *header_charset;
-  char              *base_href;
-
-  GByteArray        *prefix;          /* raw bytes held back until the charset is known */
-  const char        *charset;
-  gboolean           charset_is_utf8;
-  GByteArray        *guessed_utf8;    /* the raw bytes so far, while UTF-8 is only a guess */
-  gboolean           not_utf8;        /* ... and a byte has shown it wrong */
-  GIConv             converter;
-  guint8             pending[16];     /* an incomplete multibyte sequence between chunks */
-  gsize              pending_len;
-  GString           *converted;
-
-  htmlParserCtxtPtr  context;
-  gsize              raw_bytes;
-  gboolean           done;
-
-  gboolean           in_title;
-  gboolean           title_seen;
-  gboolean           in_body;
-  guint              skip_depth;
-  GString           *title_text;
-  GString           *body_text;
-  char              *meta_description;
-  char              *og_title;
-  char              *og_description;
-  char              *og_url;
-  char              *canonical_href;
-  char              *manifest_href;
-  GPtrArray         *icon_links;      /* of NearbyPageIcon with the raw href as url */
-};
 
 /* Icons */
 
@@ -132,248 +94,9 @@ nearby_page_meta_free (NearbyPageMeta *meta)
   g_free (meta->description);
   g_free (meta->canonical_url);
   g_free (meta->manifest_url);
+  g_free (meta->refresh_url);
   g_clear_pointer (&meta->icons, g_ptr_array_unref);
   g_free (meta);
-}
-
-/* SAX */
-
-static const char *
-find_attr (const xmlChar **attrs,
-           const char     *name)
-{
-  if (attrs == NULL)
-    return NULL;
-
-  for (guint i = 0; attrs[i] != NULL; i += 2)
-    {
-      if (g_ascii_strcasecmp ((const char *) attrs[i], name) == 0)
-        return attrs[i + 1] ? (const char *) attrs[i + 1] : "";
-    }
-
-  return NULL;
-}
-
-static gboolean
-has_rel_token (const char *rel,
-               const char *token)
-{
-  g_auto(GStrv) tokens = NULL;
-
-  if (rel == NULL)
-    return FALSE;
-
-  tokens = g_strsplit_set (rel, " \t\n\r\f", 16);
-  for (guint i = 0; tokens[i] != NULL; i++)
-    {
-      if (g_ascii_strcasecmp (tokens[i], token) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static gboolean
-is_skipped_element (const char *name)
-{
-  static const char * const skipped[] = {
-    "script", "style", "noscript", "template", "svg", "math", "select", "textarea",
-    "iframe", "object", "nav", "button", "head", "title",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (skipped); i++)
-    {
-      if (g_ascii_strcasecmp (name, skipped[i]) == 0)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static gboolean
-has_description (NearbyPageMetaParser *self)
-{
-  return (self->meta_description != NULL && *self->meta_description != '\0') ||
-         (self->og_description != NULL && *self->og_description != '\0');
-}
-
-static void
-stop_parsing (NearbyPageMetaParser *self)
-{
-  if (self->done)
-    return;
-
-  self->done = TRUE;
-  if (self->context != NULL)
-    xmlStopParser (self->context);
-}
-
-static void
-set_once (char       **field,
-          const char  *value)
-{
-  if (*field == NULL && value != NULL)
-    *field = g_strndup (value, MAX_RAW_TEXT);
-}
-
-static void
-handle_meta (NearbyPageMetaParser *self,
-             const xmlChar       **attrs)
-{
-  const char *name = find_attr (attrs, "name");
-  const char *property = find_attr (attrs, "property");
-  const char *content = find_attr (attrs, "content");
-  const char *key = property ? property : name;
-
-  if (key == NULL || content == NULL)
-    return;
-
-  if (g_ascii_strcasecmp (key, "description") == 0)
-    set_once (&self->meta_description, content);
-  else if (g_ascii_strcasecmp (key, "og:title") == 0)
-    set_once (&self->og_title, content);
-  else if (g_ascii_strcasecmp (key, "og:description") == 0)
-    set_once (&self->og_description, content);
-  else if (g_ascii_strcasecmp (key, "og:url") == 0)
-    set_once (&self->og_url, content);
-}
-
-static void
-handle_link (NearbyPageMetaParser *self,
-             const xmlChar       **attrs)
-{
-  const char *rel = find_attr (attrs, "rel");
-  const char *href = find_attr (attrs, "href");
-  const char *icon_rel = NULL;
-
-  if (rel == NULL || href == NULL || *href == '\0')
-    return;
-
-  if (has_rel_token (rel, "canonical"))
-    set_once (&self->canonical_href, href);
-  if (has_rel_token (rel, "manifest"))
-    set_once (&self->manifest_href, href);
-
-  if (has_rel_token (rel, "apple-touch-icon") || has_rel_token (rel, "apple-touch-icon-precomposed"))
-    icon_rel = "apple-touch-icon";
-  else if (has_rel_token (rel, "icon"))
-    icon_rel = "icon";
-
-  if (icon_rel != NULL && self->icon_links->len < NEARBY_PAGE_META_MAX_ICONS &&
-      strlen (href) <= NEARBY_URL_MAX_LEN)
-    {
-      int size = nearby_page_icon_parse_sizes (find_attr (attrs, "sizes"));
-
-      g_ptr_array_add (self->icon_links,
-                       nearby_page_icon_new (href, icon_rel, find_attr (attrs, "type"), size));
-    }
-}
-
-static void
-sax_start_element (void           *user_data,
-                   const xmlChar  *xml_name,
-                   const xmlChar **attrs)
-{
-  NearbyPageMetaParser *self = user_data;
-  const char *name = (const char *) xml_name;
-
-  if (self->done || name == NULL)
-    return;
-
-  if (g_ascii_strcasecmp (name, "body") == 0)
-    {
-      self->in_body = TRUE;
-      self->in_title = FALSE;
-      if (has_description (self))
-        stop_parsing (self);
-      return;
-    }
-
-  if (self->in_body)
-    {
-      if (is_skipped_element (name))
-        self->skip_depth++;
-      else if (self->body_text->len > 0)
-        g_string_append_c (self->body_text, ' ');
-      return;
-    }
-
-  if (g_ascii_strcasecmp (name, "title") == 0 && !self->title_seen)
-    self->in_title = TRUE;
-  else if (g_ascii_strcasecmp (name, "meta") == 0)
-    handle_meta (self, attrs);
-  else if (g_ascii_strcasecmp (name, "link") == 0)
-    handle_link (self, attrs);
-  else if (g_ascii_strcasecmp (name, "base") == 0)
-    set_once (&self->base_href, find_attr (attrs, "href"));
-}
-
-static void
-sax_end_element (void          *user_data,
-                 const xmlChar *xml_name)
-{
-  NearbyPageMetaParser *self = user_data;
-  const char *name = (const char *) xml_name;
-
-  if (self->done || name == NULL)
-    return;
-
-  if (self->in_body)
-    {
-      if (is_skipped_element (name) && self->skip_depth > 0)
-        self->skip_depth--;
-      return;
-    }
-
-  if (g_ascii_strcasecmp (name, "title") == 0 && self->in_title)
-    {
-      self->in_title = FALSE;
-      self->title_seen = TRUE;
-    }
-  else if (g_ascii_strcasecmp (name, "head") == 0 && has_description (self))
-    {
-      stop_parsing (self);
-    }
-}
-
-static void
-sax_characters (void          *user_data,
-                const xmlChar *text,
-                int            len)
-{
-  NearbyPageMetaParser *self = user_data;
-
-  if (self->done || len <= 0)
-    return;
-
-  if (self->in_title)
-    {
-      if (self->title_text->len < MAX_RAW_TEXT)
-        g_string_append_len (self->title_text, (const char *) text,
-                             MIN ((gsize) len, MAX_RAW_TEXT - self->title_text->len));
-    }
-  else if (self->in_body && self->skip_depth == 0)
-    {
-      g_string_append_len (self->body_text, (const char *) text,
-                           MIN ((gsize) len, MAX_RAW_TEXT - self->body_text->len));
-      /* Enough leading text for a description, even in a script-heavy alphabet. */
-      if (self->body_text->len >= 4 * NEARBY_PAGE_META_MAX_DESC ||
-          self->body_text->len >= MAX_RAW_TEXT)
-        stop_parsing (self);
-    }
-}
-
-/* libxml2 2.12 made the structured error const; Debian 12 has 2.9, the Flatpak runtime 2.14. */
-#if LIBXML_VERSION >= 21200
-typedef const xmlError SaxError;
-#else
-typedef xmlError SaxError;
-#endif
-
-static void
-sax_silent_error (void             *user_data,
-                  SaxError         *error)
-{
 }
 
 /* Decoding */
@@ -506,6 +229,28 @@ convert_iconv (NearbyPageMetaParser *self,
     }
 }
 
+/* Where the source's own <body> tag starts in @text, or -1. A "<body" in a comment or a script
+ * counts too: it only ends the reading sooner, as the first real content would. */
+static gssize
+find_body_tag (const char *text,
+               gsize       len)
+{
+  static const char tag[] = "<body";
+  const gsize tag_len = sizeof tag - 1;
+  const char *p = text;
+  const char *end = text + len;
+
+  while ((p = memchr (p, '<', end - p)) != NULL && (gsize) (end - p) > tag_len)
+    {
+      if (g_ascii_strncasecmp (p, tag, tag_len) == 0 &&
+          (g_ascii_isspace (p[tag_len]) || p[tag_len] == '>' || p[tag_len] == '/'))
+        return p - text;
+      p++;
+    }
+
+  return -1;
+}
+
 /* How many bytes at the end of @text are a tag not closed yet. libxml2 2.9's push parser loses
  * the rest of the document when a chunk ends inside the end tag of a <script> or a <style>
  * ("</scr"), so it is only ever given whole tags; it waits for the '>' of a tag anyway. */
@@ -524,21 +269,39 @@ unfinished_tag_length (const char *text,
   return 0;
 }
 
+/* The source's <body> tag ends its head. libxml2 may have ended the head long before (see
+ * nearby-page-meta-sax.c), so past this tag is the first place where a page that has given its
+ * title and description has nothing more to give. The text is handed over in two parts so that
+ * what comes before the tag is parsed before the tag counts as passed. */
 static void
 parse_converted (NearbyPageMetaParser *self,
                  gboolean              terminate)
 {
   gsize held_back = 0;
+  gsize len;
 
   if (self->context == NULL || self->not_utf8)
     return;
 
   if (!terminate)
     held_back = unfinished_tag_length (self->converted->str, self->converted->len);
+  len = self->converted->len - held_back;
 
-  if (!self->done && (self->converted->len > held_back || terminate))
-    htmlParseChunk (self->context, self->converted->str,
-                    (int) (self->converted->len - held_back), terminate);
+  if (!self->done && !self->body_tag_passed)
+    {
+      gssize at = find_body_tag (self->converted->str, len);
+
+      if (at >= 0)
+        {
+          htmlParseChunk (self->context, self->converted->str, (int) at, 0);
+          self->body_tag_passed = TRUE;
+          g_string_erase (self->converted, 0, at);
+          len -= at;
+        }
+    }
+
+  if (!self->done && (len > 0 || terminate))
+    htmlParseChunk (self->context, self->converted->str, (int) len, terminate);
   g_string_erase (self->converted, 0, self->converted->len - held_back);
 }
 
@@ -564,12 +327,7 @@ start_parser (NearbyPageMetaParser *self)
         }
     }
 
-  memset (&sax, 0, sizeof sax);
-  sax.startElement = sax_start_element;
-  sax.endElement = sax_end_element;
-  sax.characters = sax_characters;
-  sax.serror = sax_silent_error;
-  sax.initialized = XML_SAX2_MAGIC;
+  _nearby_page_meta_init_sax (&sax);
 
   self->context = htmlCreatePushParserCtxt (&sax, self, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8);
   if (self->context == NULL)
@@ -623,9 +381,7 @@ nearby_page_meta_parser_new (const char *base_url,
   self->prefix = g_byte_array_new ();
   self->converted = g_string_new (NULL);
   self->converter = (GIConv) -1;
-  self->title_text = g_string_new (NULL);
-  self->body_text = g_string_new (NULL);
-  self->icon_links = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_page_icon_free);
+  _nearby_page_meta_init_document (self);
 
   return self;
 }
@@ -695,6 +451,7 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
 {
   NearbyPageMeta *meta;
   g_autofree char *base = NULL;
+  g_autofree char *refresh = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -718,6 +475,8 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
                                            NEARBY_PAGE_META_MAX_TITLE);
   if (meta->title == NULL)
     meta->title = nearby_text_clean_or_null (self->og_title, -1, NEARBY_PAGE_META_MAX_TITLE);
+  if (meta->title == NULL)
+    meta->title = nearby_text_clean_or_null (self->twitter_title, -1, NEARBY_PAGE_META_MAX_TITLE);
 
   meta->description = nearby_text_clean_or_null (self->meta_description, -1,
                                                  NEARBY_PAGE_META_MAX_DESC);
@@ -725,8 +484,21 @@ nearby_page_meta_parser_finish (NearbyPageMetaParser *self)
     meta->description = nearby_text_clean_or_null (self->og_description, -1,
                                                    NEARBY_PAGE_META_MAX_DESC);
   if (meta->description == NULL)
-    meta->description = nearby_text_clean_or_null (self->body_text->str, self->body_text->len,
+    meta->description = nearby_text_clean_or_null (self->twitter_description, -1,
                                                    NEARBY_PAGE_META_MAX_DESC);
+  if (meta->description == NULL)
+    meta->description = nearby_text_clean_or_null (self->content_text->str,
+                                                   self->content_text->len,
+                                                   NEARBY_PAGE_META_MAX_DESC);
+  if (meta->description == NULL)
+    meta->description = nearby_text_clean_or_null (self->leading_text->str,
+                                                   self->leading_text->len,
+                                                   NEARBY_PAGE_META_MAX_DESC);
+
+  refresh = _nearby_page_meta_parse_refresh (self->refresh);
+  meta->refresh_url = nearby_url_resolve (base, refresh);
+  if (meta->refresh_url != NULL && g_strcmp0 (meta->refresh_url, self->document_url) == 0)
+    g_clear_pointer (&meta->refresh_url, g_free);
 
   meta->canonical_url = nearby_url_resolve (base, self->canonical_href);
   if (meta->canonical_url == NULL)
@@ -758,19 +530,10 @@ nearby_page_meta_parser_free (NearbyPageMetaParser *self)
     g_iconv_close (self->converter);
   g_free (self->document_url);
   g_free (self->header_charset);
-  g_free (self->base_href);
   g_byte_array_unref (self->prefix);
   g_clear_pointer (&self->guessed_utf8, g_byte_array_unref);
   g_string_free (self->converted, TRUE);
-  g_string_free (self->title_text, TRUE);
-  g_string_free (self->body_text, TRUE);
-  g_free (self->meta_description);
-  g_free (self->og_title);
-  g_free (self->og_description);
-  g_free (self->og_url);
-  g_free (self->canonical_href);
-  g_free (self->manifest_href);
-  g_ptr_array_unref (self->icon_links);
+  _nearby_page_meta_clear_document (self);
   g_free (self);
 }
 

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 #define NEARBY_PAGE_META_MAX_TITLE     200
 #define NEARBY_PAGE_META_MAX_DESC      300
 #define NEARBY_PAGE_META_MAX_ICONS     16
+/* A <meta http-equiv=refresh> that moves on within this many seconds is a redirect. */
+#define NEARBY_PAGE_META_MAX_REFRESH_DELAY 5
 
 typedef struct {
   char *url;    /* absolute http(s) */
@@ -30,10 +32,11 @@ int             nearby_page_icon_parse_sizes (const char     *sizes);
 
 typedef struct {
   char      *charset;          /* the charset the page was decoded with */
-  char      *title;            /* <title>, else og:title; NULL when neither */
-  char      *description;      /* meta description, og:description, else leading body text */
+  char      *title;            /* <title>, else og:title, else twitter:title; or NULL */
+  char      *description;      /* meta description, og:, twitter:description, else body text */
   char      *canonical_url;    /* <link rel=canonical>, else og:url */
   char      *manifest_url;
+  char      *refresh_url;      /* where a <meta http-equiv=refresh> redirects, absolute http(s) */
   GPtrArray *icons;            /* of NearbyPageIcon, in document order */
   gsize      bytes_parsed;     /* raw bytes taken before the parser stopped */
 } NearbyPageMeta;
