@@ -581,8 +581,8 @@ test_hostile_text (void)
 
   g_assert_cmpstr (hostile->title, ==, "Paygnp.exe now \xef\xbf\xbd\xef\xbf\xbd");
   g_assert_cmpuint (g_utf8_strlen (big->title, -1), ==, NEARBY_PAGE_META_MAX_TITLE);
-  /* No title: the host stands in */
-  g_assert_cmpstr (untitled->title, ==, "127.0.0.1");
+  /* No title: the host and path stand in, as in a browser's tab */
+  g_assert_cmpstr (untitled->title, ==, "127.0.0.1/no-title");
   g_assert_cmpstr (untitled->description, ==, "Just text");
 }
 

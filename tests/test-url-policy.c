@@ -234,6 +234,28 @@ test_display (void)
   assert_display ("http://[::1]:8080/x", "http://[::1]:8080/x", "::1", 0);
 }
 
+/* A page without a title is named as a browser names its tab, not by its host alone. */
+static void
+test_display_host_path (void)
+{
+  static const struct { const char *url; const char *shown; } cases[] = {
+    { "http://127.0.0.1:8080/kiosk/7?lang=de#top", "127.0.0.1/kiosk/7" },
+    { "https://Shop.Example/", "shop.example" },
+    { "https://shop.example", "shop.example" },
+    { "https://bank.example@evil.example/pay", "evil.example/pay" },
+    { "http://[::1]:8000/a%20b", "[::1]/a%20b" },
+    { "https://xn--bcher-kva.example/b%C3%BCcher", "bücher.example/b%C3%BCcher" },
+    { "not a url", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = nearby_url_display_host_path (cases[i].url);
+
+      g_assert_cmpstr (shown, ==, cases[i].shown);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -246,6 +268,7 @@ main (int   argc,
   g_test_add_func ("/url-policy/resolve", test_resolve_url);
   g_test_add_func ("/url-policy/resolve-limits", test_resolve_url_limits);
   g_test_add_func ("/url-policy/display", test_display);
+  g_test_add_func ("/url-policy/display-host-path", test_display_host_path);
 
   return g_test_run ();
 }

@@ -24,7 +24,7 @@ typedef struct {
   char      *final_url;          /* after redirects */
   guint      status;             /* HTTP status of the last response, 0 if none */
   GPtrArray *redirects;          /* of NearbyRedirect: each hop that redirected, in order */
-  char      *title;              /* on success never NULL: falls back to the host */
+  char      *title;              /* on success never NULL: falls back to host and path */
   char      *description;
   char      *canonical_url;
   char      *manifest_url;

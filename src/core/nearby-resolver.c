@@ -358,7 +358,7 @@ job_page_fetched (NearbyResolverJob *job)
   job->page->expires_at_us = job->expires_at_us;
 
   if (job->page->title == NULL)
-    job->page->title = nearby_url_display_host (job->page->final_url, NULL);
+    job->page->title = nearby_url_display_host_path (job->page->final_url);
 
   if (job->meta->manifest_url != NULL && !job->timed_out)
     _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_MANIFEST, job->meta->manifest_url);

@@ -506,3 +506,29 @@ nearby_url_display (const char            *url,
 
   return g_steal_pointer (&path);
 }
+
+/* What stands for a page without a title, as browsers name such a tab: its host and path,
+ * without scheme, port, query or fragment ("127.0.0.1/kiosk/7"), the host alone for "/". */
+char *
+nearby_url_display_host_path (const char *url)
+{
+  g_autofree char *host = nearby_url_display_host (url, NULL);
+  g_autofree char *joined = NULL;
+  g_autoptr(GUri) uri = NULL;
+  const char *path;
+
+  if (*host == '\0')
+    return g_steal_pointer (&host);
+
+  uri = parse_url (url, NULL);
+  path = g_uri_get_path (uri);
+  if (path == NULL || *path == '\0' || g_str_equal (path, "/"))
+    return g_steal_pointer (&host);
+
+  if (strchr (host, ':') != NULL)
+    joined = g_strdup_printf ("[%s]%s", host, path);
+  else
+    joined = g_strconcat (host, path, NULL);
+
+  return nearby_text_clean (joined, -1, DISPLAY_MAX_CHARS);
+}

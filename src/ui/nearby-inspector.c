@@ -308,7 +308,7 @@ nearby_inspector_update (NearbyInspector *self)
 {
   NearbyObject *object = self->object;
   const char *url = nearby_object_get_url (object);
-  const char *title;
+  g_autofree char *title = NULL;
   g_autofree char *host = host_of (url);
   g_autofree char *text = NULL;
   g_autoptr(GArray) samples = NULL;

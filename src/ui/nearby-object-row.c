@@ -99,7 +99,7 @@ describe_identity (const char  *key,
     }
 }
 
-const char *
+char *
 nearby_object_row_name (NearbyObject  *object,
                         const char    *host,
                         char         **identity)
@@ -109,10 +109,14 @@ nearby_object_row_name (NearbyObject  *object,
 
   if ((title == NULL || *title == '\0') && url == NULL)
     describe_identity (nearby_object_get_key (object), &title, identity);
-  if (title == NULL || *title == '\0')
-    title = host != NULL ? host : (url != NULL ? url : nearby_object_get_key (object));
+  if (title != NULL && *title != '\0')
+    return g_strdup (title);
 
-  return title;
+  /* Not the host alone: the row shows the host under its title already. */
+  if (host != NULL && url != NULL)
+    return nearby_url_display_host_path (url);
+
+  return g_strdup (url != NULL ? url : nearby_object_get_key (object));
 }
 
 /* The one badge a row shows: what most deserves the user's attention before opening it. */
@@ -283,7 +287,7 @@ static void
 nearby_object_row_update (NearbyObjectRow *self)
 {
   const char *url;
-  const char *title;
+  g_autofree char *title = NULL;
   const char *description;
   const char *badge = NULL;
   NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
