@@ -342,6 +342,23 @@ _nearby_resolver_job_fetch (NearbyResolverJob       *job,
   job_check_and_send (job, url);
 }
 
+/* A <meta http-equiv=refresh> that moves on at once is a redirect by another name (as the
+ * Physical Web service took it): the page that said so is one more hop, and the hops that
+ * follow count on from there. The caller checks the limit. */
+void
+_nearby_resolver_job_follow_refresh (NearbyResolverJob *job,
+                                     const char        *url)
+{
+  guint hops = job->page->redirects->len + 1;
+
+  g_debug ("%s: refresh -> %s", job->page->final_url, url);
+  nearby_page_add_redirect (job->page, job->page->final_url, job->page->status);
+  _nearby_resolver_job_clear_fetch (job);
+  job->kind = NEARBY_RESOLVER_FETCH_PAGE;
+  job->hops = hops;
+  job_check_and_send (job, url);
+}
+
 static gboolean
 is_redirect (guint status)
 {

@@ -93,6 +93,8 @@ void      _nearby_resolver_job_fetch        (NearbyResolverJob        *job,
                                              NearbyResolverFetchKind   kind,
                                              const char               *url);
 void      _nearby_resolver_job_clear_fetch  (NearbyResolverJob        *job);
+void      _nearby_resolver_job_follow_refresh (NearbyResolverJob      *job,
+                                               const char             *url);
 
 /* nearby-resolver.c */
 gboolean  _nearby_resolver_job_is_cancelled (NearbyResolverJob        *job);

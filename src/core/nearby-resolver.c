@@ -345,11 +345,31 @@ job_start_icons (NearbyResolverJob *job)
 
 /* Steps */
 
+/* Within the limit of hops; past it, the page that asked is what the look-up found. */
+static gboolean
+job_follows_refresh (NearbyResolverJob *job)
+{
+  g_autofree char *url = NULL;
+
+  if (job->meta->refresh_url == NULL || job->timed_out ||
+      job->page->redirects->len >= NEARBY_RESOLVER_MAX_REDIRECTS)
+    return FALSE;
+
+  url = g_strdup (job->meta->refresh_url);
+  g_clear_pointer (&job->meta, nearby_page_meta_free);
+  _nearby_resolver_job_follow_refresh (job, url);
+
+  return TRUE;
+}
+
 static void
 job_page_fetched (NearbyResolverJob *job)
 {
   job->meta = nearby_page_meta_parser_finish (job->parser);
   g_clear_pointer (&job->parser, nearby_page_meta_parser_free);
+
+  if (job_follows_refresh (job))
+    return;
 
   job->page->title = g_strdup (job->meta->title);
   job->page->description = g_strdup (job->meta->description);
