@@ -29,6 +29,7 @@ test_good_manifest (void)
     " \"shortcuts\": [{\"name\": \"Order\", \"url\": \"/order?from=beacon\"},"
     "               {\"short_name\": \"Menu\", \"url\": \"menu\"},"
     "               {\"name\": \"Evil\", \"url\": \"javascript:alert(1)\"},"
+    "               {\"name\": \"Pay\", \"url\": \"https://bank.example@evil.example/pay\"},"
     "               {\"name\": \"No URL\"}, \"junk\"]}";
   g_autoptr(NearbyManifest) manifest = NULL;
   g_autoptr(GError) error = NULL;
@@ -49,14 +50,18 @@ test_good_manifest (void)
   g_assert_cmpstr (icon->type, ==, "image/png");
   g_assert_cmpint (icon->size, ==, 192);
 
-  /* Shortcuts need a name and a web address */
-  g_assert_cmpuint (manifest->actions->len, ==, 2);
+  /* Shortcuts need a name and a web address, and never carry userinfo: the decoy host is
+   * dropped, as it is from every address Nearby opens */
+  g_assert_cmpuint (manifest->actions->len, ==, 3);
   action = g_ptr_array_index (manifest->actions, 0);
   g_assert_cmpstr (action->title, ==, "Order");
   g_assert_cmpstr (action->url, ==, "https://cafe.example/order?from=beacon");
   action = g_ptr_array_index (manifest->actions, 1);
   g_assert_cmpstr (action->title, ==, "Menu");
   g_assert_cmpstr (action->url, ==, "https://cafe.example/app/menu");
+  action = g_ptr_array_index (manifest->actions, 2);
+  g_assert_cmpstr (action->title, ==, "Pay");
+  g_assert_cmpstr (action->url, ==, "https://evil.example/pay");
 }
 
 /* What a row shows from a manifest is cleaned and bounded like a page's own text. */

@@ -256,6 +256,27 @@ test_display_host_path (void)
     }
 }
 
+static void
+test_without_userinfo (void)
+{
+  static const struct { const char *url; const char *opened; } cases[] = {
+    { "https://bank.example@evil.example/", "https://evil.example/" },
+    { "https://user:secret@shop.example:8443/pay?x=1#top", "https://shop.example:8443/pay?x=1#top" },
+    { "http://@127.0.0.1/kiosk", "http://127.0.0.1/kiosk" },
+    { "https://shop.example/a@b", "https://shop.example/a@b" },
+    { "javascript:alert(1)", NULL },
+    { "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *opened = nearby_url_without_userinfo (cases[i].url);
+
+      g_assert_cmpstr (opened, ==, cases[i].opened);
+    }
+  g_assert_null (nearby_url_without_userinfo (NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -269,6 +290,7 @@ main (int   argc,
   g_test_add_func ("/url-policy/resolve-limits", test_resolve_url_limits);
   g_test_add_func ("/url-policy/display", test_display);
   g_test_add_func ("/url-policy/display-host-path", test_display_host_path);
+  g_test_add_func ("/url-policy/without-userinfo", test_without_userinfo);
 
   return g_test_run ();
 }

@@ -135,12 +135,15 @@ read_shortcut (JsonObject *shortcut,
 {
   g_autofree char *title = member_text (shortcut, "name", 80);
   g_autofree char *href = NULL;
+  g_autofree char *resolved = NULL;
   g_autofree char *url = NULL;
 
   if (title == NULL)
     title = member_text (shortcut, "short_name", 80);
   href = member_text (shortcut, "url", NEARBY_URL_MAX_LEN);
-  url = nearby_url_resolve (manifest_url, href);
+  resolved = nearby_url_resolve (manifest_url, href);
+  /* Its address is never shown, only the label the page chose: no room for a decoy host. */
+  url = nearby_url_without_userinfo (resolved);
   if (title == NULL || url == NULL)
     return NULL;
 

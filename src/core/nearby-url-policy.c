@@ -532,3 +532,29 @@ nearby_url_display_host_path (const char *url)
 
   return nearby_text_clean (joined, -1, DISPLAY_MAX_CHARS);
 }
+
+/* The one rule for every address Nearby opens, a beacon's or a page's action: without its
+ * userinfo. "https://bank.example@evil.example/" goes to evil.example either way, so dropping
+ * "bank.example@" changes nothing but what the browser shows and what it sends (credentials);
+ * it is also what the resolver fetched, so the page opened is the page described. NULL when
+ * @url is not a web address. */
+char *
+nearby_url_without_userinfo (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GUri) bare = NULL;
+
+  if (!nearby_url_is_fetchable (url))
+    return NULL;
+
+  uri = parse_url (url, NULL);
+  if (g_uri_get_userinfo (uri) == NULL)
+    return g_strdup (url);
+
+  bare = g_uri_build (G_URI_FLAGS_ENCODED_PATH | G_URI_FLAGS_ENCODED_QUERY |
+                      G_URI_FLAGS_ENCODED_FRAGMENT | G_URI_FLAGS_SCHEME_NORMALIZE,
+                      g_uri_get_scheme (uri), NULL, g_uri_get_host (uri), g_uri_get_port (uri),
+                      g_uri_get_path (uri), g_uri_get_query (uri), g_uri_get_fragment (uri));
+
+  return g_uri_to_string (bare);
+}

@@ -46,6 +46,7 @@ GUri              *nearby_url_policy_check_url        (const char         *url,
                                                        GError            **error);
 char              *nearby_url_resolve                 (const char         *base_url,
                                                        const char         *ref);
+char              *nearby_url_without_userinfo        (const char         *url);
 
 typedef enum {
   NEARBY_URL_DISPLAY_NONE          = 0,

@@ -79,15 +79,16 @@ lookup_object_or_say_gone (NearbyApplication *self,
 }
 
 /* Only web pages: a broadcast can say file:, javascript: or urn:uuid:, and those are shown,
- * never launched. */
+ * never launched; and never with userinfo (nearby_url_without_userinfo()). */
 static void
 nearby_application_open_url (NearbyApplication *self,
-                             const char        *url)
+                             const char        *given_url)
 {
   NearbyWindow *window = _nearby_application_get_window (self);
+  g_autofree char *url = nearby_url_without_userinfo (given_url);
   OpenRequest *request;
 
-  if (url == NULL || !nearby_url_is_fetchable (url))
+  if (url == NULL)
     {
       _nearby_application_toast (self, _("This object has no web page to open"));
       return;
