@@ -3,6 +3,7 @@
 walking changes the order between distance buckets, but radio jitter never does."""
 
 import http.server
+import os
 import threading
 import time
 
@@ -15,9 +16,25 @@ PAGES = {
     '/s': ('Bus Stop Elm Road', 'Next bus in 4 minutes.'),
 }
 
+# Pages as they are, from the corpus of real page shapes, and one without any title.
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data', 'pages')
+RAW_PAGES = {
+    '/i': os.path.join(CORPUS, 'iframe-in-head.html'),
+    '/u': os.path.join(CORPUS, 'js-redirect.html'),
+}
+
 
 class PageHandler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path in RAW_PAGES:
+            with open(RAW_PAGES[self.path], 'rb') as f:
+                data = f.read()
+            self.send_response(200)
+            self.send_header('Content-Type', 'text/html')
+            self.send_header('Content-Length', str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
         page = PAGES.get(self.path)
         if page is None:
             self.send_response(404)
@@ -124,6 +141,27 @@ class BeaconListTest(NearbyTestCase):
         self.give_focus()
         focused = wait_for(self.focused, what='the keyboard focus back in the window')
         self.assertEqual(focused.name, 'More about Ticket Kiosk')
+
+    def test_titles_of_real_heads(self):
+        """A page whose head has an <iframe> before its <title> (libxml2 ends the head there,
+        a browser does not) shows its title; a page without any title shows its host and path,
+        with the host still below it."""
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.add_url_beacon('C0:FF:EE:00:00:04', self.base + '/i', -55)
+        self.add_url_beacon('C0:FF:EE:00:00:05', self.base + '/u', -72)
+        self.start_app()
+
+        self.wait_find(self.window, name='Kiosk 7 – Visitor information',
+                       what='the title after the iframe')
+        self.wait_find(self.window,
+                       name='Maps, opening hours and events for visitors to the old town.',
+                       what='the description after the iframe')
+        self.wait_find(self.window, name='127.0.0.1/u', what='the untitled page by host and path')
+        self.assertIsNotNone(self.find(self.window, name='127.0.0.1'),
+                             'the host under the title')
+        self.assertIsNone(self.find(self.window, name='127.0.0.1/i'),
+                          'no host-and-path stand-in for the page with a title')
 
 
 if __name__ == '__main__':
