@@ -182,6 +182,63 @@ start_drip (SoupServerMessage *msg)
   g_signal_connect (msg, "finished", G_CALLBACK (stream_finished), stream);
 }
 
+/* One page per way of labelling it: the declared type, X-Content-Type-Options, the body. */
+typedef struct {
+  const char *name;
+  const char *type;      /* NULL: no Content-Type at all */
+  const char *options;   /* X-Content-Type-Options, or NULL */
+  const char *body;
+} TypedPage;
+
+#define TYPED_HTML "<!DOCTYPE html><html><head><title>Typed</title></head><body><p>Text</p></body></html>"
+#define TYPED_XHTML "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
+  "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" " \
+  "\"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\">\n" \
+  "<html xmlns=\"http://www.w3.org/1999/xhtml\" xml:lang=\"en\"><head>" \
+  "<title>Typed</title><meta name=\"description\" content=\"An XHTML page\" /></head>" \
+  "<body><p>Text</p></body></html>"
+
+static const TypedPage typed_pages[] = {
+  { "html-nosniff", "text/html", "nosniff", TYPED_HTML },
+  { "xhtml", "application/xhtml+xml", NULL, TYPED_XHTML },
+  { "xhtml-as-html", "text/html", NULL, TYPED_XHTML },
+  { "none", NULL, NULL, TYPED_HTML },
+  { "unknown", "unknown/unknown", NULL, TYPED_HTML },
+  { "plain", "text/plain", NULL, TYPED_HTML },
+  { "plain-charset", "text/plain; charset=ISO-8859-1", NULL, TYPED_HTML },
+  { "octet-stream", "application/octet-stream", NULL, TYPED_HTML },
+  { "octet-stream-nosniff", "application/octet-stream", "nosniff", TYPED_HTML },
+  { "none-nosniff", NULL, "NoSniff", TYPED_HTML },
+  { "unknown-nosniff", "unknown/unknown", "nosniff, sniff", TYPED_HTML },
+  { "xml", "application/xml", NULL, TYPED_XHTML },
+};
+
+static void
+respond_typed (SoupServerMessage *msg,
+               const char        *name)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+  for (guint i = 0; i < G_N_ELEMENTS (typed_pages); i++)
+    {
+      const TypedPage *page = &typed_pages[i];
+
+      if (!g_str_equal (page->name, name))
+        continue;
+
+      soup_server_message_set_status (msg, 200, NULL);
+      if (page->type != NULL)
+        soup_message_headers_replace (headers, "Content-Type", page->type);
+      if (page->options != NULL)
+        soup_message_headers_replace (headers, "X-Content-Type-Options", page->options);
+      soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_STATIC,
+                                page->body, strlen (page->body));
+      return;
+    }
+
+  nearby_test_respond (msg, 404, "text/plain", "not found", 9);
+}
+
 static char *
 url_for (const char *path)
 {
@@ -335,6 +392,8 @@ server_callback (SoupServer        *server,
     nearby_test_respond (msg, 200, "text/html", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/html-labelled-text"))
     nearby_test_respond (msg, 200, "text/plain", "<!DOCTYPE html><title>Sniffed</title>", 37);
+  else if (g_str_has_prefix (path, "/typed/"))
+    respond_typed (msg, path + strlen ("/typed/"));
   else if (g_str_equal (path, "/no-content"))
     soup_server_message_set_status (msg, 204, NULL);
   else if (g_str_equal (path, "/broken"))
@@ -747,13 +806,59 @@ test_content_types (void)
   g_autoptr(NearbyPage) json = resolve_explicit ("/json");
   g_autoptr(NearbyPage) png = resolve_explicit ("/png-as-page");
   g_autoptr(NearbyPage) lying = resolve_explicit ("/png-labelled-html");
-  g_autoptr(NearbyPage) sniffed = resolve_explicit ("/html-labelled-text");
+  g_autoptr(NearbyPage) text = resolve_explicit ("/html-labelled-text");
 
   assert_error (json, NEARBY_RESOLVE_ERROR_NOT_HTML);
   assert_error (png, NEARBY_RESOLVE_ERROR_NOT_HTML);
   assert_error (lying, NEARBY_RESOLVE_ERROR_NOT_HTML);
-  g_assert_no_error (sniffed->error);
-  g_assert_cmpstr (sniffed->title, ==, "Sniffed");
+  /* A browser shows text/plain as text, tags and all: no title comes out of it. */
+  assert_error (text, NEARBY_RESOLVE_ERROR_NOT_HTML);
+  g_assert_null (text->title);
+  g_assert_nonnull (strstr (text->error->message, "text/plain"));
+}
+
+/* What a browser renders as a page gets its title; what it shows as text or downloads does not
+ * (the MIME Sniffing Standard, with X-Content-Type-Options). */
+static void
+test_sniffing (void)
+{
+  const struct {
+    const char *name;
+    gboolean    is_page;
+  } cases[] = {
+    { "html-nosniff", TRUE },
+    { "xhtml", TRUE },
+    { "xhtml-as-html", TRUE },
+    { "none", TRUE },                     /* no type: the first bytes say HTML */
+    { "unknown", TRUE },
+    { "plain", FALSE },
+    { "plain-charset", FALSE },
+    { "octet-stream", FALSE },            /* a download, sniffed or not */
+    { "octet-stream-nosniff", FALSE },
+    { "none-nosniff", FALSE },            /* nothing declared, and looking is forbidden */
+    { "unknown-nosniff", FALSE },         /* only the first value counts */
+    { "xml", FALSE },
+  };
+
+  g_assert_cmpuint (G_N_ELEMENTS (cases), ==, G_N_ELEMENTS (typed_pages));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strconcat ("/typed/", cases[i].name, NULL);
+      g_autoptr(NearbyPage) page = resolve_explicit (path);
+
+      g_test_message ("%s", path);
+      if (cases[i].is_page)
+        {
+          g_assert_no_error (page->error);
+          g_assert_cmpstr (page->title, ==, "Typed");
+        }
+      else
+        {
+          assert_error (page, NEARBY_RESOLVE_ERROR_NOT_HTML);
+          g_assert_null (page->title);
+          g_assert_null (page->description);
+        }
+    }
 }
 
 static void
@@ -1102,6 +1207,7 @@ main (int   argc,
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
   g_test_add_func ("/resolver/proxy", test_proxy);
   g_test_add_func ("/resolver/content-types", test_content_types);
+  g_test_add_func ("/resolver/sniffing", test_sniffing);
   g_test_add_func ("/resolver/statuses", test_statuses);
   g_test_add_func ("/resolver/tls-rejected", test_tls_rejected);
   g_test_add_func ("/resolver/cache", test_cache);

@@ -532,24 +532,69 @@ looks_binary (const guint8 *data,
   return FALSE;
 }
 
-/* The header says what the server thinks; the first bytes say what it sent. */
+/* X-Content-Type-Options: only its first value counts, in any case (WHATWG Fetch). */
+static gboolean
+forbids_sniffing (SoupMessageHeaders *headers)
+{
+  const char *options = soup_message_headers_get_list (headers, "X-Content-Type-Options");
+  g_autofree char *first = NULL;
+
+  if (options == NULL)
+    return FALSE;
+
+  first = g_strstrip (g_strndup (options, strcspn (options, ",")));
+
+  return g_ascii_strcasecmp (first, "nosniff") == 0;
+}
+
+static gboolean
+is_html_type (const char *type)
+{
+  return type != NULL &&
+         (g_ascii_strcasecmp (type, "text/html") == 0 ||
+          g_ascii_strcasecmp (type, "application/xhtml+xml") == 0);
+}
+
+/* What a browser would render the body as, by the MIME Sniffing Standard: the declared type
+ * when there is one (text/plain stays text, whatever its bytes), and the first bytes only when
+ * the server said nothing usable and did not forbid looking (nosniff). */
+static char *
+computed_page_type (NearbyResolverJob *job)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (job->message);
+  const char *declared = soup_message_headers_get_content_type (headers, NULL);
+  g_autoptr(SoupContentSniffer) sniffer = NULL;
+  g_autoptr(GBytes) start = NULL;
+
+  if (declared != NULL &&
+      g_ascii_strcasecmp (declared, "unknown/unknown") != 0 &&
+      g_ascii_strcasecmp (declared, "application/unknown") != 0 &&
+      g_ascii_strcasecmp (declared, "*/*") != 0)
+    return g_ascii_strdown (declared, -1);
+
+  /* Without scripting allowed the algorithm never finds HTML. */
+  if (forbids_sniffing (headers))
+    return NULL;
+
+  sniffer = soup_content_sniffer_new ();
+  start = g_bytes_new (job->body->data, MIN (job->body->len, SNIFF_BYTES));
+
+  return soup_content_sniffer_sniff (sniffer, job->message, start, NULL);
+}
+
 static gboolean
 check_page_type (NearbyResolverJob  *job,
                  GError            **error)
 {
-  const char *type;
-  gboolean declared_html;
+  g_autofree char *type = computed_page_type (job);
 
-  type = soup_message_headers_get_content_type (soup_message_get_response_headers (job->message),
-                                                NULL);
-  declared_html = type != NULL &&
-                  (g_ascii_strcasecmp (type, "text/html") == 0 ||
-                   g_ascii_strcasecmp (type, "application/xhtml+xml") == 0);
+  /* Declared HTML that is plainly an image or an archive is not worth parsing. */
+  if (is_html_type (type) && !looks_binary (job->body->data, job->body->len))
+    return TRUE;
 
-  if (declared_html && !looks_binary (job->body->data, job->body->len))
-    return TRUE;
-  if (!declared_html && nearby_text_looks_like_html (job->body->data, job->body->len))
-    return TRUE;
+  if (type == NULL)
+    type = g_strdup (soup_message_headers_get_content_type (
+                       soup_message_get_response_headers (job->message), NULL));
 
   g_set_error (error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NOT_HTML,
                _("The address leads to “%s”, not to a web page"),
