@@ -23,6 +23,7 @@
 #include "nearby-memory-page-cache.h"
 #include "nearby-resolver.h"
 #include "nearby-test-utils.h"
+#include "nearby-text.h"
 
 /* Generous, so a loaded machine does not turn answers into timeouts; the drip test alone
  * waits for a deadline, and uses a short one. */
@@ -43,6 +44,9 @@ typedef struct {
   gsize       streamed_bytes;
   char       *last_user_agent;
   gboolean    saw_identifying_header;
+  GPtrArray  *held;          /* SoupServerMessage whose body the server never finishes */
+  GHashTable *held_sockets;  /* GSocket of each of them */
+  guint       sent_behind_held;
 } Fixture;
 
 static Fixture fx;
@@ -239,6 +243,38 @@ respond_typed (SoupServerMessage *msg,
   nearby_test_respond (msg, 404, "text/plain", "not found", 9);
 }
 
+/* A page whose head arrives at once and whose body never ends, on a connection that stays
+ * open: the client has what it needs after </head> and must hang up rather than wait. */
+static void
+held_finished (SoupServerMessage *msg,
+               gpointer           user_data)
+{
+  g_hash_table_remove (fx.held_sockets, soup_server_message_get_socket (msg));
+  g_ptr_array_remove (fx.held, msg);
+}
+
+static void
+start_held (SoupServerMessage *msg,
+            const char        *path)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  g_autofree char *filler = g_strnfill (2 * NEARBY_TEXT_PRESCAN_BYTES, ' ');
+  g_autofree char *head = g_strdup_printf ("<!DOCTYPE html><html><head><title>Held %s</title>"
+                                           "<meta name=description content='Its head is all "
+                                           "there is'><link rel=icon href='/icons/icon.png'>"
+                                           "<script>%s</script></head><body>",
+                                           path + strlen ("/held/"), filler);
+
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_message_headers_set_content_type (headers, "text/html", NULL);
+  soup_message_headers_set_content_length (headers, 1024 * 1024);
+  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_COPY,
+                            head, strlen (head));
+  g_ptr_array_add (fx.held, msg);
+  g_hash_table_add (fx.held_sockets, soup_server_message_get_socket (msg));
+  g_signal_connect (msg, "finished", G_CALLBACK (held_finished), NULL);
+}
+
 static char *
 url_for (const char *path)
 {
@@ -256,6 +292,8 @@ server_callback (SoupServer        *server,
   guint count = GPOINTER_TO_UINT (g_hash_table_lookup (fx.hits, path));
 
   g_hash_table_replace (fx.hits, g_strdup (path), GUINT_TO_POINTER (count + 1));
+  if (g_hash_table_contains (fx.held_sockets, soup_server_message_get_socket (msg)))
+    fx.sent_behind_held++;
   g_ptr_array_add (fx.order, g_strdup (path));
   g_free (fx.last_user_agent);
   fx.last_user_agent = g_strdup (soup_message_headers_get_one (request, "User-Agent"));
@@ -349,6 +387,8 @@ server_callback (SoupServer        *server,
                   64 * 1024 * 1024, G_GINT64_CONSTANT (10000000000));
   else if (g_str_equal (path, "/drip"))
     start_drip (msg);
+  else if (g_str_has_prefix (path, "/held/"))
+    start_held (msg, path);
   else if (g_str_equal (path, "/gzip-bomb"))
     {
       nearby_test_respond (msg, 200, "text/html", g_bytes_get_data (fx.gzip_bomb, NULL), g_bytes_get_size (fx.gzip_bomb));
@@ -689,6 +729,64 @@ test_drip (void)
   page = resolve (resolver, "/drip", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
   assert_error (page, NEARBY_RESOLVE_ERROR_TIMEOUT);
   g_assert_null (page->title);
+}
+
+/* Nearby stops reading a page after its head. With the app's 4 look-ups and libsoup's 2
+ * connections per host, a connection left waiting for (or draining) the rest of a body would
+ * hold every other look-up to that host back until the deadline: here the rest never comes, so
+ * the pages would fail with a timeout instead of showing their titles. */
+static void
+test_abandoned_bodies (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  GAsyncResult *results[8] = { NULL };
+
+  fx.sent_behind_held = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/held/%u", i);
+      g_autofree char *url = url_for (path);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, 0, NULL, on_resolved,
+                                     &results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    WAIT_UNTIL (results[i] != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[i], NULL);
+      g_autofree char *title = g_strdup_printf ("Held %u", i);
+
+      g_assert_no_error (page->error);
+      g_assert_cmpstr (page->title, ==, title);
+      g_assert_nonnull (page->icon);
+      g_object_unref (results[i]);
+    }
+
+  /* Nothing was sent on a connection whose body was still coming, and the client closed each
+   * of them: the server reads the end of the stream. */
+  g_assert_cmpuint (fx.sent_behind_held, ==, 0);
+  g_assert_cmpuint (fx.held->len, ==, G_N_ELEMENTS (results));
+  for (guint i = 0; i < fx.held->len; i++)
+    {
+      GSocket *socket = soup_server_message_get_socket (g_ptr_array_index (fx.held, i));
+      char byte;
+
+      WAIT_UNTIL (g_socket_condition_check (socket, G_IO_IN | G_IO_HUP | G_IO_ERR) != 0);
+      g_assert_cmpint (g_socket_receive_with_blocking (socket, &byte, 1, FALSE, NULL, NULL), <=, 0);
+    }
+
+  /* Let the server give up on them. */
+  while (fx.held->len > 0)
+    {
+      SoupServerMessage *msg = g_ptr_array_index (fx.held, fx.held->len - 1);
+
+      soup_message_body_complete (soup_server_message_get_response_body (msg));
+      soup_server_message_unpause (msg);
+      WAIT_UNTIL (fx.held->len == 0 || g_ptr_array_index (fx.held, fx.held->len - 1) != msg);
+    }
 }
 
 static void
@@ -1179,6 +1277,8 @@ main (int   argc,
 
   fx.hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   fx.order = g_ptr_array_new_with_free_func (g_free);
+  fx.held = g_ptr_array_new ();
+  fx.held_sockets = g_hash_table_new (NULL, NULL);
   fx.png_96 = nearby_test_make_image ("png", 96, 96);
   fx.ico_32 = nearby_test_make_image ("ico", 32, 32);
   fx.gzip_bomb = make_gzip_bomb ();
@@ -1202,6 +1302,7 @@ main (int   argc,
   g_test_add_func ("/resolver/hostile-text", test_hostile_text);
   g_test_add_func ("/resolver/endless-bodies", test_endless_bodies);
   g_test_add_func ("/resolver/drip", test_drip);
+  g_test_add_func ("/resolver/abandoned-bodies", test_abandoned_bodies);
   g_test_add_func ("/resolver/redirects", test_redirects);
   g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
@@ -1224,6 +1325,8 @@ main (int   argc,
   g_clear_object (&fx.tls_server);
   g_hash_table_unref (fx.hits);
   g_ptr_array_unref (fx.order);
+  g_ptr_array_unref (fx.held);
+  g_hash_table_unref (fx.held_sockets);
   g_bytes_unref (fx.png_96);
   g_bytes_unref (fx.ico_32);
   g_bytes_unref (fx.gzip_bomb);
