@@ -19,11 +19,22 @@
  *
  * Two scenarios: every page on one host (127.0.0.1: the per-host connection limit applies),
  * and pages spread over many hosts (127.0.0.1 … 127.0.0.250, one port), as beacons usually are.
+ *
+ *   meson test -C _build --benchmark bench-resolve-pages --verbose
+ *
+ * Page mode (/bench/resolve-pages): BENCH_RESOLVE_CORPUS_PAGES (130) pages of real shapes,
+ * 20 – 200 KiB each (bench-pages.c), and every page of tests/data/pages, served by
+ * `python3 -m http.server` on 127.0.0.1 as in issue 14. One run each of curl (the floor, with
+ * the resolver's 2 connections to one host, and with 6), `nearby resolve`, the resolver alone,
+ * and the peer, metascraper in Node.js (bench_resolve_metascraper.mjs, 4 pages at a time, from
+ * BENCH_RESOLVE_METASCRAPER_DIR or ~/.cache/nearby-bench/metascraper; skipped with a line when
+ * it is not installed), then how often Nearby and metascraper agree on titles and descriptions.
  */
 
 #include "config.h"
 
 #include <fcntl.h>
+#include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -34,9 +45,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-pages.h"
 #include "bench-server.h"
 #include "bench-util.h"
 #include "nearby-resolver.h"
+#include "nearby-test-utils.h"
 
 #define N_HOSTS_SPREAD   250
 /* What nearby_resolver_new() gives the app (nearby-resolver.c): jobs at once, and the
@@ -64,11 +77,13 @@ run_clear (Run *run)
   g_clear_pointer (&run->output, g_free);
 }
 
-/* Runs @argv to its end; its stdout goes to a temporary file, which is returned in run->output. */
+/* Runs @argv to its end; its stdout goes to a temporary file, which is returned in run->output.
+ * @server, when given, counts the requests of the run. */
 static void
-run_child (BenchServer *server,
-           const char **argv,
-           Run         *run)
+run_child_with_env (BenchServer *server,
+                    const char **argv,
+                    char       **envp,
+                    Run         *run)
 {
   g_autofree char *out_path = NULL;
   g_autoptr(GError) error = NULL;
@@ -87,15 +102,18 @@ run_child (BenchServer *server,
   posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, out_path,
                                     O_WRONLY | O_TRUNC | O_CREAT, 0600);
 
-  bench_server_take_counts (server, &run->requests, &run->max_in_progress);
+  if (server != NULL)
+    bench_server_take_counts (server, &run->requests, &run->max_in_progress);
   started = g_get_monotonic_time ();
-  g_assert_cmpint (posix_spawn (&pid, argv[0], &actions, NULL, (char **) argv, environ), ==, 0);
+  g_assert_cmpint (posix_spawn (&pid, argv[0], &actions, NULL, (char **) argv,
+                               envp ? envp : environ), ==, 0);
   g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
   run->wall_seconds = (g_get_monotonic_time () - started) / 1e6;
   run->max_rss_kb = usage.ru_maxrss;
   run->cpu_seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
                      + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-  bench_server_take_counts (server, &run->requests, &run->max_in_progress);
+  if (server != NULL)
+    bench_server_take_counts (server, &run->requests, &run->max_in_progress);
   posix_spawn_file_actions_destroy (&actions);
 
   g_file_get_contents (out_path, &run->output, NULL, &error);
@@ -104,6 +122,14 @@ run_child (BenchServer *server,
 
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     g_error ("%s failed (status %d): %s", argv[0], status, run->output);
+}
+
+static void
+run_child (BenchServer *server,
+           const char **argv,
+           Run         *run)
+{
+  run_child_with_env (server, argv, NULL, run);
 }
 
 static char *
@@ -304,6 +330,16 @@ print_run (const Run *run,
            (double) run->max_rss_kb / floor_run->max_rss_kb);
 }
 
+static void
+print_pages_run (const Run *run,
+                 const Run *floor_run)
+{
+  g_print ("  %-44s %8.2f s %9.1f MB %7.2f s %8u %8.2f x %8.2f x\n", run->name,
+           run->wall_seconds, run->max_rss_kb / 1024.0, run->cpu_seconds, run->requests,
+           run->wall_seconds / floor_run->wall_seconds,
+           (double) run->max_rss_kb / floor_run->max_rss_kb);
+}
+
 /* Returns the number of requests served. */
 static guint
 bench_scenario (BenchServer *server,
@@ -377,6 +413,409 @@ bench_resolve (void)
            total_requests, server_cpu * 1e6 / MAX (total_requests, 1));
 }
 
+/* Page mode: a corpus of real page shapes, served by python3 -m http.server as issue 14 did */
+
+#define PAGES_CONCURRENCY 4   /* look-ups in flight, for Nearby and for the peer */
+
+typedef struct {
+  GSubprocess *process;
+  char        *log_path;
+  guint        port;
+  gsize        log_seen;
+} PageServer;
+
+static void
+page_server_start (PageServer *server,
+                   const char *dir)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  const char *port_text;
+
+  server->log_path = g_build_filename (dir, "server.log", NULL);
+  g_subprocess_launcher_set_stderr_file_path (launcher, server->log_path);
+  server->process = g_subprocess_launcher_spawn (launcher, &error, "/usr/bin/python3", "-u", "-m",
+                                                 "http.server", "--bind", "127.0.0.1",
+                                                 "--directory", dir, "0", NULL);
+  g_assert_no_error (error);
+
+  /* "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..." */
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server->process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  port_text = strstr (line, " port ");
+  g_assert_nonnull (port_text);
+  server->port = (guint) g_ascii_strtoull (port_text + strlen (" port "), NULL, 10);
+  g_assert_cmpuint (server->port, >, 0);
+}
+
+static void
+page_server_stop (PageServer *server)
+{
+  g_subprocess_force_exit (server->process);
+  g_subprocess_wait (server->process, NULL, NULL);
+  g_clear_object (&server->process);
+  g_clear_pointer (&server->log_path, g_free);
+}
+
+/* Requests logged since the last call: http.server writes one line per request to stderr. */
+static guint
+page_server_take_requests (PageServer *server)
+{
+  g_autofree char *log = NULL;
+  gsize length = 0;
+  guint requests = 0;
+
+  if (!g_file_get_contents (server->log_path, &log, &length, NULL))
+    return 0;
+  for (const char *p = log + MIN (server->log_seen, length); (p = strstr (p, "\"GET ")) != NULL; p++)
+    requests++;
+  server->log_seen = length;
+
+  return requests;
+}
+
+static char *
+corpus_url (PageServer *server,
+            const char *path)
+{
+  return g_strdup_printf ("http://127.0.0.1:%u/%s", server->port, path);
+}
+
+static void
+measure_curl_pages (PageServer *server,
+                    GPtrArray  *pages,
+                    guint       parallel,
+                    Run        *run)
+{
+  g_autoptr(GString) config = g_string_new (NULL);
+  g_autofree char *config_path = NULL;
+  g_autofree char *parallel_arg = g_strdup_printf ("%u", parallel);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "/usr/bin/curl", "--silent", "--show-error", "--no-progress-meter",
+                         "--parallel", "--parallel-max", parallel_arg, "--config", NULL, NULL };
+  int fd;
+
+  /* Each page and the icon it links to: what the resolver fetches for it. */
+  for (guint i = 0; i < pages->len; i++)
+    {
+      BenchPage *page = g_ptr_array_index (pages, i);
+      g_autofree char *url = corpus_url (server, page->path);
+
+      g_string_append_printf (config, "url = \"%s\"\noutput = \"/dev/null\"\n", url);
+      if (page->icon_path != NULL)
+        {
+          g_autofree char *icon = corpus_url (server, page->icon_path);
+
+          g_string_append_printf (config, "url = \"%s\"\noutput = \"/dev/null\"\n", icon);
+        }
+    }
+  fd = g_file_open_tmp ("bench-resolve-curl-XXXXXX", &config_path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (config_path, config->str, config->len, &error);
+  g_assert_no_error (error);
+  argv[G_N_ELEMENTS (argv) - 2] = config_path;
+
+  page_server_take_requests (server);
+  run_child (NULL, argv, run);
+  run->requests = page_server_take_requests (server);
+  g_unlink (config_path);
+}
+
+static void
+measure_cli_pages (PageServer *server,
+                   GPtrArray  *pages,
+                   const char *data_home,
+                   Run        *run)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", data_home, TRUE);
+
+  g_ptr_array_add (argv, g_strdup (g_getenv ("NEARBY_BINARY")));
+  g_ptr_array_add (argv, g_strdup ("resolve"));
+  g_ptr_array_add (argv, g_strdup ("--no-cache"));
+  g_ptr_array_add (argv, g_strdup ("--json"));
+  for (guint i = 0; i < pages->len; i++)
+    g_ptr_array_add (argv, corpus_url (server, ((BenchPage *) pages->pdata[i])->path));
+  g_ptr_array_add (argv, NULL);
+
+  /* Its own history: the run writes every page to the cache, as the CLI does. */
+  page_server_take_requests (server);
+  run_child_with_env (NULL, (const char **) argv->pdata, envp, run);
+  run->requests = page_server_take_requests (server);
+}
+
+/* The resolver alone, without the CLI's history and printing: this program as its child. */
+static void
+measure_resolver_pages (PageServer *server,
+                        GPtrArray  *pages,
+                        Run        *run)
+{
+  g_autoptr(GString) urls = g_string_new (NULL);
+  g_autofree char *urls_path = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { self_path, "--resolve-child", NULL, NULL };
+  int fd;
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      g_autofree char *url = corpus_url (server, ((BenchPage *) pages->pdata[i])->path);
+
+      g_string_append_printf (urls, "%s\n", url);
+    }
+  fd = g_file_open_tmp ("bench-resolve-urls-XXXXXX", &urls_path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (urls_path, urls->str, urls->len, &error);
+  g_assert_no_error (error);
+  argv[2] = urls_path;
+
+  page_server_take_requests (server);
+  run_child (NULL, argv, run);
+  run->requests = page_server_take_requests (server);
+  g_unlink (urls_path);
+}
+
+/* Where `npm install --prefix DIR metascraper …` put the peer, or NULL and why not. */
+static char *
+find_metascraper (char **node,
+                  char **why_not)
+{
+  const char *dir = g_getenv ("BENCH_RESOLVE_METASCRAPER_DIR");
+  g_autofree char *default_dir = g_build_filename (g_get_user_cache_dir (), "nearby-bench",
+                                                   "metascraper", NULL);
+  g_autofree char *module = NULL;
+
+  if (dir == NULL)
+    dir = default_dir;
+  *node = g_find_program_in_path ("node");
+  if (*node == NULL)
+    {
+      *why_not = g_strdup ("Node.js is not installed");
+      return NULL;
+    }
+  module = g_build_filename (dir, "node_modules", "metascraper", "package.json", NULL);
+  if (!g_file_test (module, G_FILE_TEST_EXISTS))
+    {
+      *why_not = g_strdup_printf ("no metascraper in %s: npm install --prefix %s metascraper "
+                                  "metascraper-title metascraper-description metascraper-image",
+                                  dir, dir);
+      g_clear_pointer (node, g_free);
+      return NULL;
+    }
+
+  return g_strdup (dir);
+}
+
+static void
+measure_metascraper (PageServer *server,
+                     GPtrArray  *pages,
+                     const char *node,
+                     const char *modules_dir,
+                     Run        *run)
+{
+  g_autoptr(GString) urls = g_string_new (NULL);
+  g_autofree char *urls_path = NULL;
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "bench",
+                                                   "bench_resolve_metascraper.mjs", NULL);
+  g_autofree char *concurrency = g_strdup_printf ("%u", PAGES_CONCURRENCY);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { node, script, modules_dir, NULL, concurrency, NULL };
+  int fd;
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      g_autofree char *url = corpus_url (server, ((BenchPage *) pages->pdata[i])->path);
+
+      g_string_append_printf (urls, "%s\n", url);
+    }
+  fd = g_file_open_tmp ("bench-resolve-urls-XXXXXX", &urls_path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (urls_path, urls->str, urls->len, &error);
+  g_assert_no_error (error);
+  argv[3] = urls_path;
+
+  page_server_take_requests (server);
+  run_child (NULL, argv, run);
+  run->requests = page_server_take_requests (server);
+  g_unlink (urls_path);
+}
+
+/* url -> JsonObject of each line of a run's output */
+static GHashTable *
+parse_json_lines (const char *output)
+{
+  GHashTable *by_url = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              (GDestroyNotify) json_object_unref);
+  g_auto(GStrv) lines = g_strsplit (output, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *object;
+
+      if (lines[i][0] != '{' || !json_parser_load_from_data (parser, lines[i], -1, NULL))
+        continue;
+      object = json_node_get_object (json_parser_get_root (parser));
+      g_hash_table_replace (by_url, g_strdup (json_object_get_string_member (object, "url")),
+                            json_object_ref (object));
+    }
+
+  return by_url;
+}
+
+static char *
+normalized_member (JsonObject *object,
+                   const char *name)
+{
+  const char *value = object && json_object_has_member (object, name) &&
+                      !json_object_get_null_member (object, name)
+                      ? json_object_get_string_member (object, name) : NULL;
+  g_autoptr(GString) spaced = g_string_new (value);
+  g_auto(GStrv) words = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  /* Runs of white space count as one space, and a no-break space as a space. */
+  g_string_replace (spaced, "\xc2\xa0", " ", 0);
+  words = value ? g_strsplit_set (spaced->str, " \t\n\r", -1) : NULL;
+
+  for (guint i = 0; words != NULL && words[i] != NULL; i++)
+    {
+      if (words[i][0] == '\0')
+        continue;
+      if (out->len > 0)
+        g_string_append_c (out, ' ');
+      g_string_append (out, words[i]);
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* How often Nearby and metascraper say the same, and the first few places where they do not. */
+static void
+print_agreement (PageServer *server,
+                 GPtrArray  *pages,
+                 const char *nearby_output,
+                 const char *peer_output)
+{
+  g_autoptr(GHashTable) nearby = parse_json_lines (nearby_output);
+  g_autoptr(GHashTable) peer = parse_json_lines (peer_output);
+  guint same_title = 0, same_description = 0, shown = 0;
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      BenchPage *page = g_ptr_array_index (pages, i);
+      g_autofree char *url = corpus_url (server, page->path);
+      JsonObject *ours = g_hash_table_lookup (nearby, url);
+      JsonObject *theirs = g_hash_table_lookup (peer, url);
+      g_autofree char *our_title = normalized_member (ours, "title");
+      g_autofree char *their_title = normalized_member (theirs, "title");
+      g_autofree char *our_description = normalized_member (ours, "description");
+      g_autofree char *their_description = normalized_member (theirs, "description");
+      gboolean title_agrees = g_str_equal (our_title, their_title);
+      /* metascraper cuts nothing; Nearby ends a long description with "…" at 300 characters. */
+      gboolean description_agrees = g_str_equal (our_description, their_description) ||
+        (g_str_has_suffix (our_description, "…") &&
+         strncmp (our_description, their_description, strlen (our_description) - strlen ("…")) == 0);
+
+      same_title += title_agrees;
+      same_description += description_agrees;
+      /* printf, not g_print: the titles are UTF-8 whatever the locale. */
+      if ((!title_agrees || !description_agrees) && shown++ < 8)
+        printf ("  %s differs: %s (%s)\n    Nearby:      %.70s | %.70s\n"
+                "    metascraper: %.70s | %.70s\n",
+                !title_agrees && !description_agrees ? "title and description"
+                : !title_agrees ? "title" : "description",
+                page->path, page->shape, our_title, our_description, their_title,
+                their_description);
+    }
+  printf ("  same title: %u of %u pages; same description: %u of %u\n", same_title,
+          pages->len, same_description, pages->len);
+  fflush (stdout);
+}
+
+static void
+bench_resolve_pages (void)
+{
+  g_autofree char *dir = nearby_test_make_temp_dir ("bench-resolve-pages");
+  g_autofree char *extra = g_test_build_filename (G_TEST_DIST, "data", "pages", NULL);
+  g_autofree char *data_home = g_build_filename (dir, "data-home", NULL);
+  g_autofree char *node = NULL;
+  g_autofree char *why_not = NULL;
+  g_autofree char *modules_dir = NULL;
+  g_autoptr(GPtrArray) pages = NULL;
+  guint n_pages = bench_env_uint ("BENCH_RESOLVE_CORPUS_PAGES", 130);
+  PageServer server = { NULL };
+  Run floor_run = { .name = "floor: curl --parallel-max 2" };
+  Run wide_run = { .name = "reference: curl --parallel-max 6" };
+  Run cli_run = { .name = "nearby resolve --no-cache --json" };
+  Run resolver_run = { .name = "NearbyResolver alone (no history, no output)" };
+  Run peer_run = { .name = "peer: metascraper, 4 at a time" };
+  gsize bytes = 0;
+
+  if (g_getenv ("NEARBY_BINARY") == NULL)
+    {
+      g_test_skip ("NEARBY_BINARY is not set");
+      return;
+    }
+
+  pages = bench_pages_write (dir, n_pages, extra);
+  for (guint i = 0; i < pages->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, ((BenchPage *) pages->pdata[i])->path, NULL);
+      GStatBuf st;
+
+      if (g_stat (path, &st) == 0)
+        bytes += st.st_size;
+    }
+  page_server_start (&server, dir);
+  modules_dir = find_metascraper (&node, &why_not);
+
+  /* One run each, in this order; the server is warmed up by a first pass of curl. */
+  measure_curl_pages (&server, pages, 6, &wide_run);
+  measure_curl_pages (&server, pages, RESOLVER_CONNS_PER_HOST, &floor_run);
+  measure_curl_pages (&server, pages, 6, &wide_run);
+  measure_cli_pages (&server, pages, data_home, &cli_run);
+  measure_resolver_pages (&server, pages, &resolver_run);
+  if (modules_dir != NULL)
+    measure_metascraper (&server, pages, node, modules_dir, &peer_run);
+
+  g_print ("\npages: %u pages (%u generated, %u from tests/data/pages), %.1f MB, on one host, "
+           "python3 -m http.server (%s build)\n", pages->len, MIN (n_pages, pages->len),
+           pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, NEARBY_BUILDTYPE);
+  g_print ("  %-44s %10s %12s %9s %8s %10s %10s\n", "", "wall", "peak RSS", "CPU", "requests",
+           "wall ratio", "RSS ratio");
+  print_pages_run (&floor_run, &floor_run);
+  print_pages_run (&wide_run, &floor_run);
+  print_pages_run (&cli_run, &floor_run);
+  print_pages_run (&resolver_run, &floor_run);
+  if (peer_run.output != NULL)
+    {
+      print_pages_run (&peer_run, &floor_run);
+      g_print ("  Nearby against metascraper: %.2f x wall, %.2f x peak RSS\n",
+               cli_run.wall_seconds / peer_run.wall_seconds,
+               (double) cli_run.max_rss_kb / peer_run.max_rss_kb);
+      print_agreement (&server, pages, cli_run.output, peer_run.output);
+    }
+  else
+    {
+      g_print ("  metascraper: not run (%s)\n", why_not);
+    }
+
+  page_server_stop (&server);
+  run_clear (&floor_run);
+  run_clear (&wide_run);
+  run_clear (&cli_run);
+  run_clear (&resolver_run);
+  run_clear (&peer_run);
+  nearby_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -387,6 +826,7 @@ main (int   argc,
   self_path = g_canonicalize_filename (argv[0], NULL);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/bench/resolve", bench_resolve);
+  g_test_add_func ("/bench/resolve-pages", bench_resolve_pages);
 
   return g_test_run ();
 }
