@@ -39,7 +39,7 @@ struct _NearbyResolver
   /* "host:port" once connected to a non-public address */
   GHashTable              *private_origins;
   GQueue                   queue;            /* of jobs waiting for a slot, most urgent first */
-  guint                    running;
+  guint                    running;          /* jobs holding a slot: fetching their page */
 
   NearbyAddressClassifier  classifier;
   gpointer                 classifier_data;
@@ -59,6 +59,7 @@ struct _NearbyResolverJob
   gboolean                 timed_out;
   gboolean                 queued;
   gboolean                 started;
+  gboolean                 holds_slot;       /* counted in self->running: fetching its page */
   gint64                   started_us;
 
   NearbyPage              *page;

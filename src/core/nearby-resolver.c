@@ -9,7 +9,9 @@
  * bring back.
  *
  * One "job" runs per URL, however many callers wait for it; jobs beyond max-in-flight queue
- * by priority (nearest objects first).
+ * by priority (nearest objects first). A job holds its slot while it fetches its page: its
+ * manifest and icons, often on other hosts (a CDN whose name may take seconds to resolve, or
+ * never does), must not hold back the next object's page.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -120,7 +122,7 @@ job_finish (NearbyResolverJob *job)
     g_hash_table_steal (self->jobs, job->key);
   if (job->queued)
     g_queue_remove (&self->queue, job);
-  if (job->started)
+  if (job->holds_slot)
     self->running--;
 
   job_return_to_waiters (job);
@@ -170,6 +172,7 @@ job_start (NearbyResolverJob *job)
   NearbyResolver *self = job->self;
 
   job->started = TRUE;
+  job->holds_slot = TRUE;
   job->started_us = g_get_monotonic_time ();
   self->running++;
   job->page->fetched_at_us = g_get_real_time ();
@@ -188,6 +191,19 @@ job_pump (NearbyResolver *self)
       job->queued = FALSE;
       job_start (job);
     }
+}
+
+/* The page is in: what is left (manifest, icons) goes on outside the max-in-flight limit,
+ * under libsoup's connection limits, and the next queued job starts. */
+static void
+job_release_slot (NearbyResolverJob *job)
+{
+  if (!job->holds_slot)
+    return;
+
+  job->holds_slot = FALSE;
+  job->self->running--;
+  job_pump (job->self);
 }
 
 static void
@@ -379,6 +395,8 @@ job_page_fetched (NearbyResolverJob *job)
 
   if (job->page->title == NULL)
     job->page->title = nearby_url_display_host_path (job->page->final_url);
+
+  job_release_slot (job);
 
   if (job->meta->manifest_url != NULL && !job->timed_out)
     _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_MANIFEST, job->meta->manifest_url);
@@ -748,7 +766,8 @@ nearby_resolver_set_deadline (NearbyResolver *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEADLINE]);
 }
 
-/* Look-ups that hold a connection slot right now (not counting the queue). */
+/* Look-ups fetching their page right now (not counting the queue, nor those fetching their
+ * manifest or icons). */
 guint
 nearby_resolver_get_in_flight (NearbyResolver *self)
 {
