@@ -26,6 +26,8 @@
 #define CACHE_MIN_SECONDS   (5 * 60)
 #define CACHE_MAX_SECONDS   (24 * 60 * 60)
 #define CACHE_DEFAULT_SECONDS (60 * 60)
+/* A manifest's or icon's host whose name did not resolve is not asked for again this long. */
+#define UNRESOLVED_HOST_SECONDS 60
 
 static void job_read_next (NearbyResolverJob *job);
 
@@ -131,12 +133,42 @@ expiry_from_headers (SoupMessage *message)
   return g_get_real_time () + seconds * G_USEC_PER_SEC;
 }
 
+/* A page's manifest and icons often live on other hosts (a CDN, the site's main domain). When
+ * DNS does not answer, each name costs the resolver's timeout (5 s with glibc), and a page
+ * lists several candidates on the same host: after one failure, the others fail at once. */
+static gboolean
+is_secondary (NearbyResolverJob *job)
+{
+  return job->kind == NEARBY_RESOLVER_FETCH_MANIFEST || job->kind == NEARBY_RESOLVER_FETCH_ICON;
+}
+
+static void
+remember_unresolved_host (NearbyResolverJob *job)
+{
+  gint64 *when = g_new (gint64, 1);
+
+  *when = g_get_monotonic_time ();
+  g_hash_table_replace (job->self->unresolved_hosts, g_strdup (g_uri_get_host (job->uri)), when);
+}
+
+static gboolean
+host_recently_unresolved (NearbyResolverJob *job)
+{
+  const gint64 *when = g_hash_table_lookup (job->self->unresolved_hosts, g_uri_get_host (job->uri));
+
+  return when != NULL &&
+         g_get_monotonic_time () - *when < UNRESOLVED_HOST_SECONDS * G_USEC_PER_SEC;
+}
+
 /* Ends the fetch after the transfer failed with @io_error, saying why in the user's words. */
 static void
 fetch_failed (NearbyResolverJob *job,
               const GError      *io_error)
 {
   g_autoptr(GError) error = NULL;
+
+  if (io_error->domain == G_RESOLVER_ERROR && is_secondary (job) && !job->via_proxy)
+    remember_unresolved_host (job);
 
   if (job->policy_error != NULL)
     error = g_error_copy (job->policy_error);
@@ -325,6 +357,14 @@ job_check_and_send (NearbyResolverJob *job,
   job->uri = _nearby_resolver_check_url (job->self, job->policy, url, &error);
   if (job->uri == NULL)
     {
+      _nearby_resolver_job_fetch_done (job, error);
+      return;
+    }
+
+  if (is_secondary (job) && host_recently_unresolved (job))
+    {
+      g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
+                   _("Cannot find the server: %s"), g_uri_get_host (job->uri));
       _nearby_resolver_job_fetch_done (job, error);
       return;
     }

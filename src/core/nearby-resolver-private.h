@@ -38,6 +38,8 @@ struct _NearbyResolver
   GHashTable              *jobs;             /* key -> NearbyResolverJob */
   /* "host:port" once connected to a non-public address */
   GHashTable              *private_origins;
+  /* host -> when its name last failed to resolve (monotonic µs), for manifests and icons */
+  GHashTable              *unresolved_hosts;
   GQueue                   queue;            /* of jobs waiting for a slot, most urgent first */
   guint                    running;          /* jobs holding a slot: fetching their page */
 

@@ -575,6 +575,7 @@ nearby_resolver_finalize (GObject *object)
   /* Running jobs hold a reference, so only never-started ones can remain. */
   g_hash_table_unref (self->jobs);
   g_hash_table_unref (self->private_origins);
+  g_hash_table_unref (self->unresolved_hosts);
   g_queue_clear (&self->queue);
   g_clear_object (&self->session);
   g_clear_object (&self->cache);
@@ -715,6 +716,7 @@ nearby_resolver_init (NearbyResolver *self)
   self->cache = nearby_memory_page_cache_new ();
   self->jobs = g_hash_table_new (g_str_hash, g_str_equal);
   self->private_origins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->unresolved_hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->queue);
 }
 
