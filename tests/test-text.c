@@ -143,18 +143,6 @@ test_charset_is_declared (void)
   g_assert_false (nearby_text_charset_is_declared (NULL, NULL, 0));
 }
 
-static void
-test_looks_like_html (void)
-{
-  g_assert_true (nearby_text_looks_like_html ((const guint8 *) "\n  <!DOCTYPE html><p>", 20));
-  g_assert_true (nearby_text_looks_like_html ((const guint8 *) "<HTML lang=en>", 14));
-  g_assert_true (nearby_text_looks_like_html ((const guint8 *) "\xef\xbb\xbf<title>x", 11));
-  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "{\"title\": 1}", 12));
-  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "\x89PNG\r\n\x1a\n", 8));
-  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "<abbr>", 6));
-  g_assert_false (nearby_text_looks_like_html ((const guint8 *) "", 0));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -166,7 +154,6 @@ main (int   argc,
   g_test_add_func ("/text/clean-limit", test_clean_limit);
   g_test_add_func ("/text/sniff-charset", test_sniff_charset);
   g_test_add_func ("/text/charset-is-declared", test_charset_is_declared);
-  g_test_add_func ("/text/looks-like-html", test_looks_like_html);
 
   return g_test_run ();
 }

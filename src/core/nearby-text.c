@@ -319,38 +319,3 @@ nearby_text_charset_is_declared (const char   *header_charset,
          (len > 0 && prescan_meta_charset (data, len) != NULL);
 }
 
-/* For a page served with the wrong Content-Type: does it begin the way HTML documents do? */
-gboolean
-nearby_text_looks_like_html (const guint8 *data,
-                             gsize         len)
-{
-  static const char * const starts[] = {
-    "<!doctype html", "<html", "<head", "<script", "<iframe", "<h1", "<div", "<font",
-    "<table", "<a", "<style", "<title", "<b", "<body", "<br", "<p", "<!--", "<meta",
-    "<link", "<?xml",
-  };
-  gsize i = 0;
-
-  if (len >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf)
-    i = 3;
-  while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
-                     data[i] == '\r' || data[i] == '\f'))
-    i++;
-
-  for (guint s = 0; s < G_N_ELEMENTS (starts); s++)
-    {
-      gsize n = strlen (starts[s]);
-      guint8 after;
-
-      if (len - i <= n || g_ascii_strncasecmp ((const char *) data + i, starts[s], n) != 0)
-        continue;
-      after = data[i + n];
-      /* "<a" must be a tag, not "<abbr…"; the prefixes that end in a letter need a delimiter. */
-      if (g_str_equal (starts[s], "<!--") || g_str_equal (starts[s], "<?xml") ||
-          after == ' ' || after == '>' || after == '\t' || after == '\n' || after == '\r' ||
-          after == '/')
-        return TRUE;
-    }
-
-  return FALSE;
-}

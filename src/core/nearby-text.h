@@ -25,7 +25,5 @@ const char *nearby_text_sniff_charset   (const char   *header_charset,
 gboolean    nearby_text_charset_is_declared (const char   *header_charset,
                                              const guint8 *data,
                                              gsize         len);
-gboolean    nearby_text_looks_like_html (const guint8 *data,
-                                         gsize         len);
 
 G_END_DECLS
