@@ -15,7 +15,8 @@
 #include "nearby-replay.h"
 
 typedef struct {
-  BluezMock mock;
+  BluezMock  mock;
+  char      *staying;  /* a device the test keeps heard */
 } Fixture;
 
 static void
@@ -30,6 +31,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   bluez_mock_tear_down (&f->mock);
+  g_free (f->staying);
 }
 
 static void
@@ -174,6 +176,55 @@ test_cli_scan_table (Fixture       *f,
   g_assert_nonnull (strstr (run->out, "1.0 m"));
   g_assert_nonnull (strstr (run->out, "10.0 m"));
   g_assert_null (strstr (run->out, "\033["));
+}
+
+static gboolean
+keep_heard_cb (gpointer data)
+{
+  Fixture *f = data;
+  static int rssi = -60;
+
+  rssi = rssi == -60 ? -61 : -60;
+  update_device (&f->mock, f->staying,
+                 props ("RSSI", g_variant_new_int16 (rssi), NULL), NULL);
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* A device that is no longer heard leaves the table after the expiry; one still heard stays. */
+static void
+test_cli_scan_table_expiry (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *leaving = NULL;
+  guint keep_heard;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  leaving = add_beacon (&f->mock, "C0:FF:EE:00:01:09",
+                        props ("RSSI", g_variant_new_int16 (-61),
+                               "ServiceData", url_service_data ("https://example.com/left", -20),
+                               NULL));
+  f->staying = add_beacon (&f->mock, "C0:FF:EE:00:01:0A",
+                           props ("RSSI", g_variant_new_int16 (-60),
+                                  "ServiceData", url_service_data ("https://example.com/stays", -20),
+                                  NULL));
+
+  /* Heard once at the start, then not for the 3 s the scan lasts: longer than the expiry. */
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                      &error, "scan", "--duration", "3", "--expiry", "1", NULL);
+  g_assert_no_error (error);
+  keep_heard = g_timeout_add (100, keep_heard_cb, f);
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
+  g_source_remove (keep_heard);
+  g_test_message ("stdout:\n%sstderr:\n%s", out, err);
+
+  g_assert_nonnull (strstr (out, "https://example.com/stays"));
+  g_assert_null (strstr (out, "https://example.com/left"));
 }
 
 static void
@@ -398,6 +449,7 @@ main (int   argc,
   ADD ("/cli/scan/json", test_cli_scan_json);
   ADD ("/cli/scan/all", test_cli_scan_all);
   ADD ("/cli/scan/table", test_cli_scan_table);
+  ADD ("/cli/scan/table-expiry", test_cli_scan_table_expiry);
   ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
   ADD ("/cli/scan/no-service", test_cli_scan_no_service);
   ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);

@@ -18,7 +18,7 @@
 #include "nearby-cli.h"
 #include "nearby-cli-bluetooth.h"
 #include "nearby-cli-scan-filter.h"
-#include "nearby-distance.h"
+#include "nearby-cli-scan-table.h"
 #include "nearby-frame-json.h"
 #include "nearby-hex.h"
 #include "nearby-replay.h"
@@ -32,22 +32,14 @@
 #define REFRESH_INTERVAL_MS  1000
 
 typedef struct {
-  char   *address;
-  char   *what;           /* the URL, or a description of another frame */
-  int     rssi;
-  double  distance_m;     /* negative: unknown */
-  gint64  last_seen_us;
-  guint   count;
-} Row;
-
-typedef struct {
   NearbyScanner         *scanner;
   GMainLoop             *loop;
-  GHashTable            *rows;      /* address + what -> Row */
+  NearbyCliScanTable    *table;
   gboolean               json;
   NearbyCliScanFilter    filter;
   gint64                 table_time_us;  /* what the AGE column counts from; 0: now */
   gboolean               interactive;
+  gboolean               faint;     /* fading rows are shown faint */
   double                 duration_s;
   int                    exit_code;
   gboolean               scanning_started;
@@ -59,16 +51,6 @@ typedef struct {
   guint                  stop_timeout_source;
   guint64                sightings;
 } ScanContext;
-
-static void
-row_free (gpointer data)
-{
-  Row *row = data;
-
-  g_free (row->address);
-  g_free (row->what);
-  g_free (row);
-}
 
 static gboolean
 state_is_unavailable (NearbySourceState state)
@@ -120,23 +102,6 @@ format_time (gint64 time_us)
   return g_strdup_printf ("%s.%03dZ", seconds, (int) ((time_us % G_USEC_PER_SEC) / 1000));
 }
 
-static double
-sighting_distance (const NearbySighting *sighting)
-{
-  const NearbyFrame *frame = &sighting->frame;
-  int tx_power_0m;
-
-  if (frame->error != NEARBY_FRAME_OK || !frame->tx_power_known)
-    return -1.0;
-
-  /* iBeacon calibrates at 1 m, the others at 0 m. */
-  tx_power_0m = frame->tx_power;
-  if (frame->protocol == NEARBY_PROTOCOL_IBEACON)
-    tx_power_0m += 41;
-
-  return nearby_distance_estimate (tx_power_0m, sighting->rssi, NEARBY_PATH_LOSS_DEFAULT);
-}
-
 /* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */
 static gboolean
 print_json (const NearbySighting *sighting)
@@ -151,7 +116,7 @@ print_json (const NearbySighting *sighting)
   g_autofree char *rest_text = NULL;
   char rssi_text[16] = "null";
   char distance_text[G_ASCII_DTOSTR_BUF_SIZE] = "null";
-  double distance = sighting_distance (sighting);
+  double distance = nearby_cli_sighting_distance (sighting);
 
   if (sighting->rssi != NEARBY_RSSI_UNKNOWN)
     g_snprintf (rssi_text, sizeof rssi_text, "%d", sighting->rssi);
@@ -193,116 +158,11 @@ print_json (const NearbySighting *sighting)
   return fflush (stdout) == 0 && !ferror (stdout);
 }
 
-static char *
-describe_frame (const NearbyFrame *frame)
-{
-  if (frame->error != NEARBY_FRAME_OK)
-    {
-      char message[NEARBY_FRAME_MESSAGE_MAX];
-
-      return g_strdup_printf (_("invalid %s frame: %s"),
-                              frame->service_uuid == NEARBY_UUID16_URIBEACON ? "UriBeacon"
-                              : frame->service_uuid == NEARBY_UUID16_EDDYSTONE ? "Eddystone"
-                              : "iBeacon",
-                              nearby_frame_format_error (frame, message, sizeof message));
-    }
-
-  switch (frame->kind)
-    {
-    case NEARBY_FRAME_KIND_URL:
-      return g_strdup (frame->url);
-
-    case NEARBY_FRAME_KIND_UID:
-      {
-        g_autofree char *namespace_id = nearby_hex_format (frame->namespace_id,
-                                                           sizeof frame->namespace_id);
-        g_autofree char *instance_id = nearby_hex_format (frame->instance_id,
-                                                          sizeof frame->instance_id);
-
-        return g_strdup_printf ("Eddystone-UID %s %s", namespace_id, instance_id);
-      }
-
-    case NEARBY_FRAME_KIND_TLM:
-      return g_strdup_printf ("Eddystone-TLM %u mV, %u adverts", frame->battery_mv,
-                              frame->adv_count);
-
-    case NEARBY_FRAME_KIND_ETLM:
-      return g_strdup ("Eddystone-TLM (encrypted)");
-
-    case NEARBY_FRAME_KIND_EID:
-      {
-        g_autofree char *eid = nearby_hex_format (frame->eid, sizeof frame->eid);
-
-        return g_strdup_printf ("Eddystone-EID %s", eid);
-      }
-
-    case NEARBY_FRAME_KIND_IBEACON:
-      {
-        g_autofree char *uuid = nearby_hex_format (frame->ibeacon_uuid,
-                                                   sizeof frame->ibeacon_uuid);
-
-        return g_strdup_printf ("iBeacon %s %u/%u", uuid, frame->ibeacon_major,
-                                frame->ibeacon_minor);
-      }
-
-    case NEARBY_FRAME_KIND_NONE:
-    default:
-      return g_strdup (nearby_frame_kind_to_string (frame->kind));
-    }
-}
-
-static void
-remember_row (ScanContext          *context,
-              const NearbySighting *sighting)
-{
-  g_autofree char *what = describe_frame (&sighting->frame);
-  g_autofree char *key = g_strconcat (sighting->address, "\n", what, NULL);
-  Row *row = g_hash_table_lookup (context->rows, key);
-
-  if (row == NULL)
-    {
-      row = g_new0 (Row, 1);
-      row->address = g_strdup (sighting->address);
-      row->what = g_steal_pointer (&what);
-      g_hash_table_insert (context->rows, g_steal_pointer (&key), row);
-    }
-
-  row->rssi = sighting->rssi;
-  row->distance_m = sighting_distance (sighting);
-  row->last_seen_us = sighting->time_us;
-  row->count++;
-}
-
-static int
-compare_rows (gconstpointer a,
-              gconstpointer b)
-{
-  const Row *row_a = *(const Row * const *) a;
-  const Row *row_b = *(const Row * const *) b;
-
-  /* Nearest first; unknown distances last, then by name for a stable order. */
-  if ((row_a->distance_m < 0) != (row_b->distance_m < 0))
-    return row_a->distance_m < 0 ? 1 : -1;
-  if (row_a->distance_m != row_b->distance_m)
-    return row_a->distance_m < row_b->distance_m ? -1 : 1;
-  if (g_strcmp0 (row_a->what, row_b->what) != 0)
-    return g_strcmp0 (row_a->what, row_b->what);
-  return g_strcmp0 (row_a->address, row_b->address);
-}
-
 static void
 print_table (ScanContext *context)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   gint64 now = context->table_time_us != 0 ? context->table_time_us : g_get_real_time ();
   GString *out = g_string_new (NULL);
-  GHashTableIter iter;
-  gpointer row_data;
-
-  g_hash_table_iter_init (&iter, context->rows);
-  while (g_hash_table_iter_next (&iter, NULL, &row_data))
-    g_ptr_array_add (rows, row_data);
-  g_ptr_array_sort (rows, compare_rows);
 
   if (context->interactive)
     {
@@ -321,30 +181,7 @@ print_table (ScanContext *context)
       g_string_append (out, "\n\n");
     }
 
-  g_string_append_printf (out, "%9s  %5s  %5s  %-17s  %s\n",
-                          _("DISTANCE"), _("RSSI"), _("AGE"), _("ADDRESS"), _("URL"));
-  for (guint i = 0; i < rows->len; i++)
-    {
-      Row *row = g_ptr_array_index (rows, i);
-      g_autofree char *distance = NULL;
-      g_autofree char *rssi = NULL;
-
-      if (row->distance_m >= 0)
-        distance = g_strdup_printf ("%.1f m", row->distance_m);
-      else
-        distance = g_strdup ("?");
-      if (row->rssi != NEARBY_RSSI_UNKNOWN)
-        rssi = g_strdup_printf ("%d", row->rssi);
-      else
-        rssi = g_strdup ("?");
-
-      g_string_append_printf (out, "%9s  %5s  %4us  %-17s  %s\n",
-                              distance, rssi,
-                              (guint) (MAX (0, now - row->last_seen_us) / G_USEC_PER_SEC),
-                              row->address, row->what);
-    }
-  if (rows->len == 0)
-    g_string_append_printf (out, "%s\n", _("(no beacons seen)"));
+  nearby_cli_scan_table_format (context->table, now, context->faint, out);
 
   fputs (out->str, stdout);
   fflush (stdout);
@@ -356,7 +193,12 @@ refresh_cb (gpointer user_data)
 {
   ScanContext *context = user_data;
 
-  print_table (context);
+  /* Without a terminal the table is printed at the end, but what left goes all the same: a
+   * scan of a day keeps only the devices still around. */
+  if (context->interactive)
+    print_table (context);
+  else
+    nearby_cli_scan_table_expire (context->table, g_get_real_time ());
 
   return G_SOURCE_CONTINUE;
 }
@@ -377,7 +219,7 @@ show_sighting (ScanContext          *context,
   if (context->json)
     return print_json (sighting);
 
-  remember_row (context, sighting);
+  nearby_cli_scan_table_remember (context->table, sighting);
 
   return TRUE;
 }
@@ -450,6 +292,9 @@ scan_capture (ScanContext *context,
           continue;
         }
 
+      /* The capture's own clock: what left before its last line has left the table. */
+      if (sighting->time_us - context->table_time_us >= G_USEC_PER_SEC)
+        nearby_cli_scan_table_expire (context->table, sighting->time_us);
       context->table_time_us = MAX (context->table_time_us, sighting->time_us);
       if (!show_sighting (context, sighting))
         return NEARBY_EXIT_OK;
@@ -583,9 +428,10 @@ on_state_changed (NearbyScanner *scanner,
       g_clear_handle_id (&context->grace_source, g_source_remove);
 
       nearby_cli_stop_triggers_start_duration (&context->stop_triggers, context->duration_s);
-      if (!context->json && context->interactive)
+      if (!context->json)
         {
-          print_table (context);
+          if (context->interactive)
+            print_table (context);
           context->refresh_source = g_timeout_add (REFRESH_INTERVAL_MS, refresh_cb, context);
         }
     }
@@ -617,6 +463,7 @@ nearby_cli_scan (int    argc,
   gboolean json = FALSE;
   gboolean all = FALSE;
   double duration = NAN;  /* not given */
+  double expiry = NEARBY_CLI_SCAN_EXPIRY_DEFAULT_S;
   ScanContext context = { 0 };
   const GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
@@ -628,6 +475,9 @@ nearby_cli_scan (int    argc,
       NULL },
     { "adapter", 'i', 0, G_OPTION_ARG_STRING, &adapter,
       N_("Use this Bluetooth adapter (default: the first powered one)"), N_("hciN") },
+    { "expiry", 0, 0, G_OPTION_ARG_DOUBLE, &expiry,
+      N_("Remove a device from the table when it has not been heard for SECONDS (default: 30)"),
+      N_("SECONDS") },
     { "from", 'f', 0, G_OPTION_ARG_FILENAME, &from,
       N_("Read a capture written by --json (- for standard input) instead of scanning"),
       N_("FILE") },
@@ -657,6 +507,8 @@ nearby_cli_scan (int    argc,
     return nearby_cli_usage_error (option_context, _("scan takes no arguments"));
   if (!isnan (duration) && !nearby_cli_duration_is_valid (duration))
     return nearby_cli_usage_error (option_context, _("--duration must be a positive number"));
+  if (!(expiry > 0 && expiry <= G_MAXINT64 / G_USEC_PER_SEC))
+    return nearby_cli_usage_error (option_context, _("--expiry must be a positive number"));
   if (from != NULL && (adapter != NULL || !isnan (duration)))
     return nearby_cli_usage_error (option_context,
                                    _("--from reads a capture: --adapter and --duration are for "
@@ -673,14 +525,15 @@ nearby_cli_scan (int    argc,
 
   context.json = json;
   context.duration_s = isnan (duration) ? 0 : duration;
-  context.rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, row_free);
+  context.table = nearby_cli_scan_table_new ((gint64) (expiry * G_USEC_PER_SEC), all);
+  context.faint = nearby_cli_stdout_has_color ();
 
   if (from != NULL)
     {
       int exit_code = scan_capture (&context, from);
 
       nearby_cli_scan_filter_clear (&context.filter);
-      g_clear_pointer (&context.rows, g_hash_table_unref);
+      g_clear_pointer (&context.table, nearby_cli_scan_table_free);
       return exit_code;
     }
 
@@ -704,7 +557,7 @@ nearby_cli_scan (int    argc,
 
   g_clear_object (&context.scanner);
   g_clear_pointer (&context.loop, g_main_loop_unref);
-  g_clear_pointer (&context.rows, g_hash_table_unref);
+  g_clear_pointer (&context.table, nearby_cli_scan_table_free);
   nearby_cli_scan_filter_clear (&context.filter);
 
   return context.exit_code;
