@@ -227,6 +227,94 @@ test_cli_scan_table_expiry (Fixture       *f,
   g_assert_null (strstr (out, "https://example.com/left"));
 }
 
+/* bluetoothd's RSSI is an int16: values no receiver reports (127 is the spec's "not available")
+ * are unknown, so that what --json writes, --replay and --from read back. */
+static void
+test_cli_scan_rssi_bounds (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = NULL;
+  g_autoptr(GPtrArray) objects = NULL;
+  g_autofree char *changing = NULL;
+  struct {
+    const char *address;
+    int         rssi;
+    gboolean    known;
+  } cases[] = {
+    { "C0:FF:EE:00:02:01", -32768, FALSE },
+    { "C0:FF:EE:00:02:02", -128, FALSE },
+    { "C0:FF:EE:00:02:03", -127, TRUE },
+    { "C0:FF:EE:00:02:04", 20, TRUE },
+    { "C0:FF:EE:00:02:05", 21, FALSE },
+    { "C0:FF:EE:00:02:06", 127, FALSE },
+    { "C0:FF:EE:00:02:07", 32767, FALSE },
+  };
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_free (add_beacon (&f->mock, cases[i].address,
+                        props ("RSSI", g_variant_new_int16 (cases[i].rssi),
+                               "ServiceData", url_service_data ("https://example.com/rssi", -20),
+                               NULL)));
+
+  run = nearby_test_run_nearby (NULL, "scan", "--json", "--duration", "1", NULL);
+  g_test_message ("%s%s", run->out, run->err);
+  g_assert_cmpint (run->status, ==, 0);
+
+  objects = nearby_test_parse_json_lines (run->out);
+  g_assert_cmpuint (objects->len, ==, G_N_ELEMENTS (cases));
+  for (guint i = 0; i < objects->len; i++)
+    {
+      JsonObject *object = g_ptr_array_index (objects, i);
+      const char *address = json_object_get_string_member (object, "address");
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = json_node_init_object (json_node_alloc (), object);
+      g_autoptr(NearbySighting) replayed = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = NULL;
+
+      for (guint j = 0; j < G_N_ELEMENTS (cases); j++)
+        {
+          if (!g_str_equal (cases[j].address, address))
+            continue;
+          if (cases[j].known)
+            g_assert_cmpint (json_object_get_int_member (object, "rssi"), ==, cases[j].rssi);
+          else
+            g_assert_true (json_object_get_null_member (object, "rssi"));
+        }
+
+      json_generator_set_root (generator, root);
+      line = json_generator_to_data (generator, NULL);
+      replayed = nearby_replay_parse_line (line, &error);
+      g_assert_no_error (error);
+    }
+
+  /* The same for a change of RSSI. */
+  changing = add_beacon (&f->mock, "C0:FF:EE:00:02:08",
+                         props ("RSSI", g_variant_new_int16 (-60),
+                                "ServiceData", url_service_data ("https://example.com/rssi", -20),
+                                NULL));
+  {
+    g_autoptr(GSubprocess) process = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                        | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                        &error, "scan", "--json", "--duration", "2", NULL);
+    g_assert_no_error (error);
+    WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery") == 2);
+    update_device (&f->mock, changing, props ("RSSI", g_variant_new_int16 (-32768), NULL), NULL);
+    g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 0);
+    g_test_message ("%s%s", out, err);
+    g_assert_nonnull (strstr (out, "\"rssi\":-60,"));
+    g_assert_nonnull (strstr (out, "\"rssi\":null,"));
+    g_assert_null (strstr (out, "-32768"));
+  }
+}
+
 static void
 test_cli_scan_unavailable (Fixture       *f,
                            gconstpointer  data)
@@ -450,6 +538,7 @@ main (int   argc,
   ADD ("/cli/scan/all", test_cli_scan_all);
   ADD ("/cli/scan/table", test_cli_scan_table);
   ADD ("/cli/scan/table-expiry", test_cli_scan_table_expiry);
+  ADD ("/cli/scan/rssi-bounds", test_cli_scan_rssi_bounds);
   ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
   ADD ("/cli/scan/no-service", test_cli_scan_no_service);
   ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);

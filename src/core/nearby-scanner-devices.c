@@ -72,11 +72,21 @@ emit_sighting (NearbyScanner     *self,
   nearby_source_emit_sighting (NEARBY_SOURCE (self), &sighting);
 }
 
+/* What a receiver can report, in dBm; 127 is the Core spec's "not available", and values
+ * further out (an int16 can hold -32768) are not measurements either. */
+#define RSSI_MIN (-127)
+#define RSSI_MAX 20
+
 static int
 rssi_of_variant (GVariant *value)
 {
   if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_INT16))
-    return g_variant_get_int16 (value);
+    {
+      int rssi = g_variant_get_int16 (value);
+
+      if (rssi >= RSSI_MIN && rssi <= RSSI_MAX)
+        return rssi;
+    }
 
   return NEARBY_RSSI_UNKNOWN;
 }
@@ -133,7 +143,7 @@ _nearby_scanner_device_changed (NearbyScanner *self,
 
   rssi_changed = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
   if (rssi_changed)
-    device->rssi = g_variant_get_int16 (rssi);
+    device->rssi = rssi_of_variant (rssi);
   if (rssi_invalidated)
     device->rssi = NEARBY_RSSI_UNKNOWN;
 
