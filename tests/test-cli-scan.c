@@ -315,6 +315,52 @@ test_cli_scan_rssi_bounds (Fixture       *f,
   }
 }
 
+/* bluetoothd names a device's object after its address: an Address property that says
+ * otherwise is not shown. */
+static void
+test_cli_scan_address_from_path (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) table = NULL;
+  g_autoptr(NearbyTestRun) json = NULL;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  g_free (add_beacon (&f->mock, "C0:FF:EE:00:03:01",
+                      props ("Address", g_variant_new_string ("<script>alert(1)</script>"),
+                             "RSSI", g_variant_new_int16 (-60),
+                             "ServiceData", url_service_data ("https://example.com/a", -20),
+                             NULL)));
+  g_free (add_beacon (&f->mock, "C0:FF:EE:00:03:02",
+                      props ("Address", g_variant_new_string ("11:22:33:44:55:66"),
+                             "RSSI", g_variant_new_int16 (-60),
+                             "ServiceData", url_service_data ("https://example.com/b", -20),
+                             NULL)));
+  g_free (add_beacon (&f->mock, "c0:ff:ee:00:03:0a",
+                      props ("RSSI", g_variant_new_int16 (-60),
+                             "ServiceData", url_service_data ("https://example.com/c", -20),
+                             NULL)));
+
+  table = nearby_test_run_nearby (NULL, "scan", "--duration", "1", NULL);
+  g_test_message ("%s%s", table->out, table->err);
+  g_assert_cmpint (table->status, ==, 0);
+  g_assert_nonnull (strstr (table->out, "C0:FF:EE:00:03:01  https://example.com/a\n"));
+  g_assert_nonnull (strstr (table->out, "C0:FF:EE:00:03:02  https://example.com/b\n"));
+  g_assert_nonnull (strstr (table->out, "C0:FF:EE:00:03:0A  https://example.com/c\n"));
+  g_assert_null (strstr (table->out, "script"));
+  g_assert_null (strstr (table->out, "11:22:33"));
+
+  g_free (add_beacon (&f->mock, "C0:FF:EE:00:03:01",
+                      props ("Address", g_variant_new_string ("<script>alert(1)</script>"),
+                             "RSSI", g_variant_new_int16 (-60),
+                             "ServiceData", url_service_data ("https://example.com/a", -20),
+                             NULL)));
+  json = nearby_test_run_nearby (NULL, "scan", "--json", "--duration", "1", NULL);
+  g_assert_cmpint (json->status, ==, 0);
+  g_assert_nonnull (strstr (json->out, "\"address\":\"C0:FF:EE:00:03:01\""));
+  g_assert_null (strstr (json->out, "script"));
+}
+
 static void
 test_cli_scan_unavailable (Fixture       *f,
                            gconstpointer  data)
@@ -539,6 +585,7 @@ main (int   argc,
   ADD ("/cli/scan/table", test_cli_scan_table);
   ADD ("/cli/scan/table-expiry", test_cli_scan_table_expiry);
   ADD ("/cli/scan/rssi-bounds", test_cli_scan_rssi_bounds);
+  ADD ("/cli/scan/address-from-path", test_cli_scan_address_from_path);
   ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
   ADD ("/cli/scan/no-service", test_cli_scan_no_service);
   ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);

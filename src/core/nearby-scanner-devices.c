@@ -91,17 +91,74 @@ rssi_of_variant (GVariant *value)
   return NEARBY_RSSI_UNKNOWN;
 }
 
+/* "C0:FF:EE:00:00:01" from bluetoothd's ".../dev_C0_FF_EE_00_00_01", or NULL when the path is
+ * not of that form. */
+static char *
+address_of_path (const char *path)
+{
+  const char *name = strrchr (path, '/');
+  char address[18];
+
+  if (name == NULL || !g_str_has_prefix (name, "/dev_") || strlen (name) != 5 + 17)
+    return NULL;
+
+  name += 5;
+  for (guint i = 0; i < 17; i++)
+    {
+      if (i % 3 == 2)
+        {
+          if (name[i] != '_')
+            return NULL;
+          address[i] = ':';
+        }
+      else
+        {
+          if (!g_ascii_isxdigit (name[i]))
+            return NULL;
+          address[i] = g_ascii_toupper (name[i]);
+        }
+    }
+  address[17] = '\0';
+
+  return g_strdup (address);
+}
+
+/* The device's address as the object path names it: bluetoothd derives the path from the
+ * address, so an Address property that says otherwise (say, "<script>") is not believed. */
+static char *
+device_address (GDBusProxy *proxy)
+{
+  const char *path = g_dbus_proxy_get_object_path (proxy);
+  g_autoptr(GVariant) property = g_dbus_proxy_get_cached_property (proxy, "Address");
+  g_autofree char *from_path = address_of_path (path);
+
+  if (from_path != NULL)
+    return g_steal_pointer (&from_path);
+
+  /* Not a path bluetoothd would make: its Address when that is one, else the path's last
+   * element, which D-Bus limits to [A-Za-z0-9_]. */
+  if (property != NULL && g_variant_is_of_type (property, G_VARIANT_TYPE_STRING))
+    {
+      g_autofree char *as_path = g_strconcat ("/dev_", g_variant_get_string (property, NULL),
+                                              NULL);
+      g_autofree char *address = NULL;
+
+      g_strdelimit (as_path, ":", '_');
+      address = address_of_path (as_path);
+      if (address != NULL)
+        return g_steal_pointer (&address);
+    }
+
+  return g_path_get_basename (path);
+}
+
 static Device *
 device_new_for_proxy (GDBusProxy *proxy)
 {
-  g_autoptr(GVariant) address = g_dbus_proxy_get_cached_property (proxy, "Address");
   g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
   Device *device = g_new0 (Device, 1);
 
-  if (address != NULL && g_variant_is_of_type (address, G_VARIANT_TYPE_STRING))
-    device->address = g_variant_dup_string (address, NULL);
-  else
-    device->address = g_path_get_basename (g_dbus_proxy_get_object_path (proxy));
+  device->address = device_address (proxy);
   device->rssi = rssi_of_variant (rssi);
 
   return device;
