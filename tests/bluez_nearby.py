@@ -7,7 +7,8 @@ It publishes the object manager at / and the org.bluez.Mock interface on /, whic
 add and remove adapters and beacons, publish ServiceData / ManufacturerData / RSSI with any
 variant type (the real a{sv} / a{qv} and the aa{sv} / aa{qv} the stock template uses), change
 and invalidate properties in one PropertiesChanged, make StartDiscovery fail (InProgress,
-NotReady), power adapters off and on, and flood RSSI updates from a timer inside the mock.
+NotReady) or never answer, power adapters off and on, and flood RSSI updates from a timer
+inside the mock.
 
 Adapters also carry org.bluez.LEAdvertisingManager1 (missing from dbusmock 0.28.7). Like
 bluetoothd, RegisterAdvertisement reads the caller's LEAdvertisement1 properties back with
@@ -19,6 +20,8 @@ Call counts come from dbusmock itself: org.freedesktop.DBus.Mock.GetMethodCalls 
 
 SPDX-License-Identifier: GPL-3.0-or-later
 '''
+
+import time
 
 import dbus
 import dbus.lowlevel
@@ -188,6 +191,24 @@ def SetBlocked(self, name, blocked):
 def FailStartDiscovery(self, name, errors):
     '''The next len(ERRORS) StartDiscovery calls on adapter NAME fail with these error names.'''
     self.nearby_failures[_adapter_path(name)] = list(errors)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
+def HangStartDiscovery(self, name):
+    '''From now on StartDiscovery on adapter NAME is logged but never answered, as by a
+    bluetoothd that hangs; every other method still answers.'''
+    adapter = mockobject.objects[_adapter_path(name)]
+
+    # Like RegisterAdvertisement: dbusmock's own methods cannot leave a call unanswered.
+    def start_discovery(obj, reply, error):
+        obj.call_log.append((int(time.time()), 'StartDiscovery', []))
+        obj.nearby_unanswered.append(reply)
+
+    start_discovery = dbus.service.method(ADAPTER_IFACE, in_signature='', out_signature='',
+                                          async_callbacks=('reply', 'error'))(start_discovery)
+    start_discovery.__name__ = 'StartDiscovery'
+    adapter.nearby_unanswered = []
+    adapter.methods[ADAPTER_IFACE]['StartDiscovery'] = ('', '', '', start_discovery)
 
 
 @dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='a{sv}')

@@ -396,6 +396,26 @@ test_cli_scan_unavailable (Fixture       *f,
     }
 }
 
+/* A bluetoothd that never answers StartDiscovery does not stretch --duration: the run ends at
+ * its deadline, said so, rather than when the 10 s wait for an answer gives up. */
+static void
+test_cli_scan_duration_unanswered (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = NULL;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  bluez_mock_control (&f->mock, "HangStartDiscovery", g_variant_new ("(s)", "hci0"));
+
+  run = nearby_test_run_nearby (NULL, "scan", "--duration", "3", NULL);
+  g_test_message ("%s%s", run->out, run->err);
+  g_assert_cmpint (run->status, ==, 3);
+  g_assert_cmpstr (run->err, ==, "nearby scan: Bluetooth discovery did not start within "
+                   "--duration: bluetoothd does not answer\n");
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 1);
+}
+
 static void
 test_cli_scan_no_service (Fixture       *f,
                           gconstpointer  data)
@@ -587,6 +607,7 @@ main (int   argc,
   ADD ("/cli/scan/rssi-bounds", test_cli_scan_rssi_bounds);
   ADD ("/cli/scan/address-from-path", test_cli_scan_address_from_path);
   ADD ("/cli/scan/unavailable", test_cli_scan_unavailable);
+  ADD ("/cli/scan/duration-unanswered", test_cli_scan_duration_unanswered);
   ADD ("/cli/scan/no-service", test_cli_scan_no_service);
   ADD ("/cli/scan/interrupted", test_cli_scan_interrupted);
   ADD ("/cli/scan/closed-pipe", test_cli_scan_closed_pipe);

@@ -77,6 +77,7 @@ duration_cb (gpointer user_data)
   NearbyCliStopTriggers *triggers = user_data;
 
   triggers->duration_source = 0;
+  triggers->duration_ended = TRUE;
   triggers->stop (triggers->user_data);
 
   return G_SOURCE_REMOVE;

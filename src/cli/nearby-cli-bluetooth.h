@@ -30,6 +30,7 @@ typedef struct {
   NearbyCliStopFunc stop;
   gpointer          user_data;
   guint             duration_source;
+  gboolean          duration_ended;  /* the stop came from the end of the duration */
   guint             sigint_source;
   guint             sigterm_source;
 } NearbyCliStopTriggers;

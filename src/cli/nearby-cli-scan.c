@@ -427,7 +427,6 @@ on_state_changed (NearbyScanner *scanner,
       g_clear_handle_id (&context->settle_source, g_source_remove);
       g_clear_handle_id (&context->grace_source, g_source_remove);
 
-      nearby_cli_stop_triggers_start_duration (&context->stop_triggers, context->duration_s);
       if (!context->json)
         {
           if (context->interactive)
@@ -444,7 +443,24 @@ on_state_changed (NearbyScanner *scanner,
 static void
 stop_requested (gpointer user_data)
 {
-  finish (user_data, NEARBY_EXIT_OK);
+  ScanContext *context = user_data;
+
+  /* --duration is the whole run: a bluetoothd that never answers does not stretch it. */
+  if (context->stop_triggers.duration_ended && !context->scanning_started)
+    {
+      if (state_is_unavailable (nearby_source_get_state (NEARBY_SOURCE (context->scanner))))
+        {
+          give_up (context);
+          return;
+        }
+      g_printerr ("nearby scan: %s\n",
+                  _("Bluetooth discovery did not start within --duration: bluetoothd does not "
+                    "answer"));
+      finish (context, NEARBY_EXIT_UNAVAILABLE);
+      return;
+    }
+
+  finish (context, NEARBY_EXIT_OK);
 }
 
 int
@@ -545,6 +561,8 @@ nearby_cli_scan (int    argc,
   g_signal_connect (context.scanner, "notify::state", G_CALLBACK (on_state_changed), &context);
   context.settle_source = g_timeout_add (SETTLE_TIMEOUT_MS, settle_timeout_cb, &context);
   nearby_cli_stop_triggers_watch_signals (&context.stop_triggers, stop_requested, &context);
+  /* The deadline counts from the start of the command, not from when bluetoothd answers. */
+  nearby_cli_stop_triggers_start_duration (&context.stop_triggers, context.duration_s);
 
   g_main_loop_run (context.loop);
 
