@@ -178,6 +178,51 @@ test_cli_no_system_bus (void)
     }
 }
 
+#define RLO "\xe2\x80\xae"  /* U+202E RIGHT-TO-LEFT OVERRIDE */
+#define ESC "\033"
+
+/* Runs `nearby ARGS…`, expecting it to fail, and checks that what it echoed reached the
+ * terminal escaped: no control or bidi character, the escape in its place. */
+static void
+assert_echo_escaped (const char *expected,
+                     const char *first_arg,
+                     ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(NearbyTestRun) run = NULL;
+  va_list list;
+
+  va_start (list, first_arg);
+  for (const char *arg = first_arg; arg != NULL; arg = va_arg (list, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (list);
+  g_ptr_array_add (args, NULL);
+
+  run = nearby_test_run_nearbyv (NULL, (const char **) args->pdata);
+  g_test_message ("%s%s", run->out, run->err);
+  g_assert_cmpint (run->status, !=, 0);
+  g_assert_nonnull (strstr (run->err, expected));
+  g_assert_null (strstr (run->out, RLO));
+  g_assert_null (strstr (run->err, RLO));
+  g_assert_null (strchr (run->out, '\033'));
+  g_assert_null (strchr (run->err, '\033'));
+}
+
+static void
+test_cli_escapes_terminal (void)
+{
+  assert_echo_escaped ("nearby: unknown command “bad\\u202e”", "bad" RLO, NULL);
+  assert_echo_escaped ("“10ec03\\u202e41”", "decode", "10ec03" RLO "41", NULL);
+  assert_echo_escaped ("https://x\\u202e.test does not fit", "encode", "https://x" RLO ".test",
+                       NULL);
+  assert_echo_escaped ("x\\u202e", "resolve", "http://x" RLO "/", NULL);
+  assert_echo_escaped ("http://x\\u202e/ cannot be broadcast", "advertise", "http://x" RLO "/",
+                       NULL);
+  assert_echo_escaped ("/nonexistent/x\\u202ey", "scan", "--from", "/nonexistent/x" RLO "y", NULL);
+  assert_echo_escaped ("not “\\u001b[31m”", "scan", "--min-rssi", ESC "[31m", NULL);
+  assert_echo_escaped ("--bad\\u202e", "scan", "--bad" RLO, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -190,6 +235,7 @@ main (int   argc,
   g_test_add_func ("/cli/usage-error-names-command", test_cli_usage_error_names_command);
   g_test_add_func ("/cli/option-letters", test_cli_option_letters);
   g_test_add_func ("/cli/no-system-bus", test_cli_no_system_bus);
+  g_test_add_func ("/cli/escapes-terminal", test_cli_escapes_terminal);
 
   return g_test_run ();
 }

@@ -41,6 +41,25 @@ test_clean_hostile (void)
   g_assert_cmpstr (nothing, ==, "");
 }
 
+/* What a terminal would obey is written out as \u escapes; text, line breaks and tabs stay. */
+static void
+test_escape_for_terminal (void)
+{
+  g_autofree char *bidi = nearby_text_escape_for_terminal ("invoice\xe2\x80\xae""fdp.exe");
+  g_autofree char *escape = nearby_text_escape_for_terminal ("\033[2J\033]0;title\a\r");
+  g_autofree char *c1 = nearby_text_escape_for_terminal ("a\xc2\x9b""31m\x7f");
+  g_autofree char *kept = nearby_text_escape_for_terminal ("Müller — “ok”\tnext\n");
+  g_autofree char *broken = nearby_text_escape_for_terminal ("ok \xff\xc3");
+  g_autofree char *separators = nearby_text_escape_for_terminal ("a\xe2\x80\xa8""b\xe2\x81\xa6");
+
+  g_assert_cmpstr (bidi, ==, "invoice\\u202efdp.exe");
+  g_assert_cmpstr (escape, ==, "\\u001b[2J\\u001b]0;title\\u0007\\u000d");
+  g_assert_cmpstr (c1, ==, "a\\u009b31m\\u007f");
+  g_assert_cmpstr (kept, ==, "Müller — “ok”\tnext\n");
+  g_assert_cmpstr (broken, ==, "ok \\xff\\xc3");
+  g_assert_cmpstr (separators, ==, "a\\u2028b\\u2066");
+}
+
 /* The limit counts characters, not bytes, and the ellipsis is one of them. */
 static void
 test_clean_limit (void)
@@ -152,6 +171,7 @@ main (int   argc,
   g_test_add_func ("/text/clean", test_clean_text);
   g_test_add_func ("/text/clean-hostile", test_clean_hostile);
   g_test_add_func ("/text/clean-limit", test_clean_limit);
+  g_test_add_func ("/text/escape-for-terminal", test_escape_for_terminal);
   g_test_add_func ("/text/sniff-charset", test_sniff_charset);
   g_test_add_func ("/text/charset-is-declared", test_charset_is_declared);
 

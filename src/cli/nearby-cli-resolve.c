@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "nearby-cli.h"
+#include "nearby-text.h"
 #include "nearby-history.h"
 #include "nearby-resolver.h"
 
@@ -238,7 +239,9 @@ nearby_cli_resolve (int    argc,
 
       if (json)
         {
-          g_autofree char *text = nearby_page_to_json (page, FALSE);
+          g_autofree char *json_text = nearby_page_to_json (page, FALSE);
+          /* \u202e is the same JSON string as the character, which a terminal would obey. */
+          g_autofree char *text = nearby_text_escape_for_terminal (json_text);
 
           /* JSON is UTF-8 whatever the locale: bypass g_print's conversion. */
           fputs (text, stdout);

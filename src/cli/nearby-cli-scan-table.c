@@ -14,6 +14,7 @@
 #include "nearby-cli-scan-table.h"
 #include "nearby-distance.h"
 #include "nearby-hex.h"
+#include "nearby-text.h"
 
 #define SGR_FAINT "\033[2m"
 #define SGR_RESET "\033[0m"
@@ -252,6 +253,9 @@ nearby_cli_scan_table_format (NearbyCliScanTable *table,
       gboolean fading = faint && table->show_fading && age_us > fade_us;
       g_autofree char *distance = NULL;
       g_autofree char *rssi = NULL;
+      /* What a beacon or a capture says goes to a terminal as text only. */
+      g_autofree char *address = nearby_text_escape_for_terminal (row->address);
+      g_autofree char *what = nearby_text_escape_for_terminal (row->what);
 
       if (row->distance_m >= 0)
         distance = g_strdup_printf ("%.1f m", row->distance_m);
@@ -265,7 +269,7 @@ nearby_cli_scan_table_format (NearbyCliScanTable *table,
       g_string_append_printf (out, "%s%9s  %5s  %4us  %-17s  %s%s\n",
                               fading ? SGR_FAINT : "",
                               distance, rssi, (guint) (age_us / G_USEC_PER_SEC),
-                              row->address, row->what,
+                              address, what,
                               fading ? SGR_RESET : "");
     }
   if (rows->len == 0)

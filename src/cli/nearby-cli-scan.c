@@ -23,6 +23,7 @@
 #include "nearby-hex.h"
 #include "nearby-replay.h"
 #include "nearby-scanner.h"
+#include "nearby-text.h"
 
 /* How long bluetoothd may take to answer before we call it unavailable, and how long an
  * "unavailable" state must last at startup before we believe it. */
@@ -114,6 +115,8 @@ print_json (const NearbySighting *sighting)
   g_autofree char *raw = nearby_hex_format (sighting->raw, sighting->raw_len);
   g_autofree char *address_text = json_to_string (address, FALSE);
   g_autofree char *rest_text = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *escaped = NULL;
   char rssi_text[16] = "null";
   char distance_text[G_ASCII_DTOSTR_BUF_SIZE] = "null";
   double distance = nearby_cli_sighting_distance (sighting);
@@ -152,8 +155,11 @@ print_json (const NearbySighting *sighting)
   rest_text = json_generator_to_data (generator, NULL);
 
   /* rest_text is a non-empty object: splice the leading members in after its '{'. */
-  fprintf (stdout, "{\"time\":\"%s\",\"address\":%s,\"rssi\":%s,\"distance_m\":%s,%s\n",
-           time, address_text, rssi_text, distance_text, rest_text + 1);
+  line = g_strdup_printf ("{\"time\":\"%s\",\"address\":%s,\"rssi\":%s,\"distance_m\":%s,%s\n",
+                          time, address_text, rssi_text, distance_text, rest_text + 1);
+  /* \u202e is the same JSON string as the character, which a terminal would obey. */
+  escaped = nearby_text_escape_for_terminal (line);
+  fputs (escaped, stdout);
 
   return fflush (stdout) == 0 && !ferror (stdout);
 }
@@ -171,13 +177,19 @@ print_table (ScanContext *context)
       g_autofree char *adapter = adapter_path != NULL ? g_path_get_basename (adapter_path) : NULL;
 
       /* Home and clear: redraw in place. */
-      g_string_append (out, "\033[H\033[2J");
+      g_autofree char *heading = NULL;
+      g_autofree char *escaped_heading = NULL;
+
       if (nearby_source_get_state (NEARBY_SOURCE (context->scanner))
           == NEARBY_SOURCE_STATE_SCANNING)
-        g_string_append_printf (out, _("Scanning with %s — Ctrl-C to stop"),
-                                adapter != NULL ? adapter : "?");
+        heading = g_strdup_printf (_("Scanning with %s — Ctrl-C to stop"),
+                                   adapter != NULL ? adapter : "?");
       else
-        g_string_append (out, state);
+        heading = g_steal_pointer (&state);
+      /* bluetoothd's words, escaped; then home and clear, to redraw in place. */
+      escaped_heading = nearby_text_escape_for_terminal (heading);
+      g_string_append (out, "\033[H\033[2J");
+      g_string_append (out, escaped_heading);
       g_string_append (out, "\n\n");
     }
 

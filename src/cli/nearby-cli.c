@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nearby-cli.h"
+#include "nearby-text.h"
 
 typedef struct {
   const char *name;
@@ -173,6 +174,45 @@ nearby_cli_usage_error (GOptionContext *context,
   return NEARBY_EXIT_USAGE;
 }
 
+/* Whatever a subcommand echoes (a URL, a file name, a page's title, bluetoothd's messages)
+ * reaches the terminal as text, never as a control sequence or a bidi override. */
+static void
+write_escaped (const char *text,
+               FILE       *stream)
+{
+  g_autofree char *escaped = nearby_text_escape_for_terminal (text);
+  const char *charset;
+
+  /* As GLib's own handler does: in the locale's charset. */
+  if (!g_get_charset (&charset))
+    {
+      g_autofree char *converted = g_convert_with_fallback (escaped, -1, charset, "UTF-8", "?",
+                                                            NULL, NULL, NULL);
+
+      if (converted != NULL)
+        {
+          fputs (converted, stream);
+          fflush (stream);
+          return;
+        }
+    }
+
+  fputs (escaped, stream);
+  fflush (stream);
+}
+
+static void
+print_escaped (const char *text)
+{
+  write_escaped (text, stdout);
+}
+
+static void
+printerr_escaped (const char *text)
+{
+  write_escaped (text, stderr);
+}
+
 int
 nearby_cli_run (int    argc,
                 char **argv)
@@ -187,6 +227,9 @@ nearby_cli_run (int    argc,
                                      ? g_getenv ("NEARBY_LOCALEDIR") : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  g_set_print_handler (print_escaped);
+  g_set_printerr_handler (printerr_escaped);
 
   if (g_str_equal (argv[1], "help"))
     return help (argc - 1, argv + 1);

@@ -24,6 +24,55 @@ is_hidden_char (gunichar c)
          c == 0x061c || c == 0xfeff || c == 0x2060 || c == 0x00ad;
 }
 
+/* What a terminal would act on rather than show: C0 controls but the line break and tab
+ * (ESC among them), DEL, C1 controls (CSI 0x9b too), bidi and invisible characters, and the
+ * Unicode line and paragraph separators. */
+static gboolean
+needs_terminal_escape (gunichar c)
+{
+  if (c == '\n' || c == '\t')
+    return FALSE;
+
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || is_hidden_char (c)
+         || c == 0x2028 || c == 0x2029;
+}
+
+/* @text as it can be written to a terminal: each character a terminal would act on is written
+ * \uXXXX instead (\u202e for a right-to-left override, \u001b for ESC), a byte that is not
+ * UTF-8 \xNN. Everything else, line breaks included, is kept. */
+char *
+nearby_text_escape_for_terminal (const char *text)
+{
+  GString *out;
+  const char *p;
+  const char *end;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  out = g_string_sized_new (strlen (text) + 1);
+  end = text + strlen (text);
+  for (p = text; p < end;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+
+      if (needs_terminal_escape (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 /* Valid UTF-8, no control, bidi or invisible characters, whitespace collapsed, at most
  * max_chars characters (an ellipsis marks a cut). */
 char *

@@ -1,4 +1,4 @@
-/* nearby-text.h: untrusted text made safe to show, and the encoding of a page's bytes
+/* nearby-text.h: untrusted text made safe to show (in a label or a terminal), and the encoding of a page's bytes
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +18,8 @@ char       *nearby_text_clean           (const char   *text,
 char       *nearby_text_clean_or_null   (const char   *text,
                                          gssize        len,
                                          guint         max_chars);
+/* @text with what a terminal would obey (controls, ESC, bidi overrides) written as \u202e. */
+char       *nearby_text_escape_for_terminal (const char   *text);
 const char *nearby_text_sniff_charset   (const char   *header_charset,
                                          const guint8 *data,
                                          gsize         len,
