@@ -349,6 +349,40 @@ nearby_history_clear_finish (NearbyHistory  *self,
   return _nearby_history_propagate_boolean (self, result, nearby_history_clear_async, error);
 }
 
+/* Waiting for what was asked before */
+
+static gpointer
+history_sync_run (NearbyHistoryWorker  *worker,
+                  NearbyHistoryJob     *job,
+                  GError              **error)
+{
+  return NULL;
+}
+
+void
+nearby_history_sync_async (NearbyHistory       *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  NearbyHistoryJob *job;
+
+  g_return_if_fail (NEARBY_IS_HISTORY (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  job = _nearby_history_job_new (self, history_sync_run, NULL, nearby_history_sync_async,
+                                 cancellable, callback, user_data);
+  _nearby_history_job_queue (self, job);
+}
+
+gboolean
+nearby_history_sync_finish (NearbyHistory  *self,
+                            GAsyncResult   *result,
+                            GError        **error)
+{
+  return _nearby_history_propagate_boolean (self, result, nearby_history_sync_async, error);
+}
+
 /* Opening */
 
 static void

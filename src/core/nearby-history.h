@@ -73,6 +73,15 @@ const char    *nearby_history_get_problem           (NearbyHistory        *self)
 gboolean       nearby_history_get_persistent        (NearbyHistory        *self);
 const char    *nearby_history_get_set_aside_path    (NearbyHistory        *self);
 
+/* Completes once every call made before it has completed (jobs run in order), to wait for
+ * writes before the process ends; fails only when the history never opened. */
+void           nearby_history_sync_async            (NearbyHistory        *self,
+                                                     GCancellable         *cancellable,
+                                                     GAsyncReadyCallback   callback,
+                                                     gpointer              user_data);
+gboolean       nearby_history_sync_finish           (NearbyHistory        *self,
+                                                     GAsyncResult         *result,
+                                                     GError              **error);
 /* time_us: when it happened (g_get_real_time()), or 0 for now. */
 void           nearby_history_record_visit_async    (NearbyHistory        *self,
                                                      const char           *url,

@@ -41,6 +41,7 @@ on_uri_shown (GObject      *source,
   OpenRequest *request = user_data;
   g_autoptr(GError) error = NULL;
 
+  request->self->n_opening--;
   if (gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
     {
       nearby_history_record_visit_async (request->self->history, request->url, 0,
@@ -99,6 +100,7 @@ nearby_application_open_url (NearbyApplication *self,
   request = g_new0 (OpenRequest, 1);
   request->self = g_object_ref (self);
   request->url = g_strdup (url);
+  self->n_opening++;
   gtk_show_uri_full (GTK_WINDOW (window), url, GDK_CURRENT_TIME, NULL, on_uri_shown, request);
 }
 

@@ -1,7 +1,8 @@
 /* nearby-application-private.h: what the application and its actions share
  *
- * NearbyApplication spans two files: nearby-application.c (the services and how they are wired)
- * and nearby-application-actions.c (the app.* actions).
+ * NearbyApplication spans three files: nearby-application.c (the services and how they are
+ * wired), nearby-application-actions.c (the app.* actions) and nearby-application-exit.c (a
+ * clean exit on signals, with the history written).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,6 +35,8 @@ struct _NearbyApplication
   NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
   GtkStringList     *hidden_sites;
   GCancellable      *cancellable;
+  guint              n_opening;    /* pages asked of the browser, their visits not yet recorded */
+  guint              quit_signal_sources[3];
 
   gboolean           developer;    /* --developer: for this run only */
   gboolean           start_demo;
@@ -50,6 +53,12 @@ void          _nearby_application_toast          (NearbyApplication *self,
                                                   const char        *message);
 /* Replaces the source with the demo; says why in a toast if it cannot start. */
 void          _nearby_application_start_demo     (NearbyApplication *self);
+
+/* nearby-application-exit.c */
+/* Quits normally on SIGTERM, SIGINT and SIGHUP. */
+void          _nearby_application_exit_init      (NearbyApplication *self);
+/* Waits, a bounded time, for the visits still being recorded to reach the history. */
+void          _nearby_application_exit_flush     (NearbyApplication *self);
 
 /* nearby-application-actions.c */
 void          _nearby_application_actions_init   (NearbyApplication *self);

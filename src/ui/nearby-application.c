@@ -368,6 +368,8 @@ nearby_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (nearby_application_parent_class)->startup (app);
 
+  _nearby_application_exit_init (self);
+
   self->settings = g_settings_new (APP_ID);
   nearby_settings_migrate (self->settings);
   self->cancellable = g_cancellable_new ();
@@ -434,6 +436,7 @@ nearby_application_shutdown (GApplication *app)
 {
   NearbyApplication *self = NEARBY_APPLICATION (app);
 
+  _nearby_application_exit_flush (self);
   g_cancellable_cancel (self->cancellable);
 
   G_APPLICATION_CLASS (nearby_application_parent_class)->shutdown (app);
