@@ -5,9 +5,12 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nearby-test-utils.h"
 
@@ -239,6 +242,99 @@ test_cache (void)
 
 }
 
+static gboolean
+run_command (const char * const *argv)
+{
+  int status = -1;
+
+  return g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                       &status, NULL)
+         && g_spawn_check_wait_status (status, NULL);
+}
+
+/* The cache write resolve makes fails (a full disk, a folder it cannot write): it says so on
+ * stderr and exits 1, the page still shown. A small tmpfs is mounted for it, which needs
+ * root. */
+static void
+test_cache_write_fails (void)
+{
+  g_autofree char *url = url_for ("/stop/42?cache-write-test");
+  g_autofree char *data_home = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *filler = NULL;
+  g_autofree char *saved_data_home = g_strdup (g_getenv ("XDG_DATA_HOME"));
+  g_autofree char *first_url = url_for ("/stop/42?cache-write-first");
+  g_autoptr(NearbyTestRun) first = NULL;
+  g_autoptr(NearbyTestRun) full = NULL;
+  g_autoptr(NearbyTestRun) read_only = NULL;
+  FILE *file;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("mounting a small tmpfs needs root");
+      return;
+    }
+
+  data_home = nearby_test_make_temp_dir ("nearby-cli-resolve-disk");
+  folder = g_build_filename (data_home, "nearby", NULL);
+  filler = g_build_filename (folder, "filler", NULL);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  {
+    const char *mount[] = { "mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", folder, NULL };
+
+    if (!run_command (mount))
+      {
+        g_test_skip ("this system does not let the test mount a tmpfs");
+        nearby_test_remove_tree (data_home);
+        return;
+      }
+  }
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+
+  /* The history exists, then the disk fills up. */
+  first = nearby_test_run_nearby (NULL, "resolve", first_url, NULL);
+  g_assert_cmpint (first->status, ==, 0);
+  file = fopen (filler, "w");
+  g_assert_nonnull (file);
+  for (char block[512] = { 0 }; fwrite (block, 1, sizeof block, file) == sizeof block
+       && fflush (file) == 0;)
+    ;
+  while (fputc (0, file) != EOF && fflush (file) == 0)
+    ;
+  fclose (file);
+
+  full = nearby_test_run_nearby (NULL, "resolve", url, NULL);
+  g_test_message ("%s%s", full->out, full->err);
+  g_assert_cmpint (full->status, ==, 1);
+  g_assert_nonnull (strstr (full->out, "Bus stop 42"));
+  /* On a disk this full even opening the history cannot write: it is kept in memory, and
+   * that is said instead. */
+  g_assert_true (strstr (full->err, "nearby resolve: Nearby could not save your history: "
+                                    "the disk is full\n") != NULL
+                 || strstr (full->err, "nearby resolve: Nearby cannot save your history in")
+                    != NULL);
+
+  g_assert_cmpint (g_unlink (filler), ==, 0);
+  {
+    const char *remount[] = { "mount", "-o", "remount,ro", folder, NULL };
+
+    g_assert_true (run_command (remount));
+  }
+  read_only = nearby_test_run_nearby (NULL, "resolve", url, NULL);
+  g_test_message ("%s%s", read_only->out, read_only->err);
+  g_assert_cmpint (read_only->status, ==, 1);
+  g_assert_nonnull (strstr (read_only->out, "Bus stop 42"));
+  g_assert_nonnull (strstr (read_only->err, "cannot save your history"));
+
+  {
+    const char *umount[] = { "umount", folder, NULL };
+
+    g_assert_true (run_command (umount));
+  }
+  g_setenv ("XDG_DATA_HOME", saved_data_home, TRUE);
+  nearby_test_remove_tree (data_home);
+}
+
 static void
 test_usage (void)
 {
@@ -279,6 +375,7 @@ main (int   argc,
   g_test_add_func ("/cli-resolve/human-failure-on-stderr", test_human_failure_on_stderr);
   g_test_add_func ("/cli-resolve/usage", test_usage);
   g_test_add_func ("/cli-resolve/cache", test_cache);
+  g_test_add_func ("/cli-resolve/cache-write-fails", test_cache_write_fails);
 
   /* A history (the page cache) of this run's own, not one shared with other tests. */
   data_home = nearby_test_make_temp_dir ("nearby-cli-resolve");

@@ -228,6 +228,13 @@ nearby_cli_resolve (int    argc,
   nearby_history_cache_prune_async (history, NULL, on_cache_settled, loop);
   g_main_loop_run (loop);
 
+  /* The results were to be kept in the app's cache: when they could not be, that is a
+   * failure to say (the reason the history could not be opened was said already). */
+  if (nearby_history_get_write_problem (history) != NULL)
+    g_printerr ("nearby resolve: %s\n", nearby_history_get_write_problem (history));
+  if (nearby_history_get_write_problem (history) != NULL || !nearby_history_get_persistent (history))
+    status = NEARBY_EXIT_FAILED;
+
   for (guint i = 0; i < n_urls; i++)
     {
       NearbyPage *page = run.pages[i];

@@ -125,11 +125,13 @@ nearby_history_cache_store_async (NearbyHistory          *self,
   job = _nearby_history_job_new (self, history_cache_store_run, NULL,
                                  nearby_history_cache_store_async,
                                  cancellable, callback, user_data);
+  job->write = NEARBY_HISTORY_WRITE_REPORT;
   job->key = g_strdup (url);
   job->entry = nearby_cache_entry_copy (entry);
   job->entry->fetched_at_us = g_get_real_time ();
   /* The limit travels with the job: the worker shares no state with this thread. */
   job->cache_limit = self->cache_limit;
+  job->write = NEARBY_HISTORY_WRITE_REPORT;
   _nearby_history_job_queue (self, job);
 }
 
@@ -248,6 +250,7 @@ nearby_history_cache_prune_async (NearbyHistory       *self,
                                  nearby_history_cache_prune_async,
                                  cancellable, callback, user_data);
   job->cache_limit = self->cache_limit;
+  job->write = NEARBY_HISTORY_WRITE_REPORT;
   _nearby_history_job_queue (self, job);
 }
 

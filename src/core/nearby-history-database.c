@@ -111,6 +111,37 @@ _nearby_history_set_error (sqlite3  *db,
   return FALSE;
 }
 
+/* A connection that met a full disk can keep failing writes after room was made (its pager
+ * stays in its error state, shared by the connections of this process to the file): closing
+ * it and opening the file again, set up as before, clears that. */
+gboolean
+_nearby_history_reconnect (NearbyHistoryWorker  *worker,
+                           GError              **error)
+{
+  g_autofree char *path = g_strdup (sqlite3_db_filename (worker->db, "main"));
+  int rc;
+
+  /* A history kept in memory has no file to go back to, and no disk to fill. */
+  if (path == NULL || *path == '\0')
+    return TRUE;
+
+  sqlite3_close (worker->db);
+  worker->db = NULL;
+  rc = sqlite3_open_v2 (path, &worker->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      _nearby_history_set_error (worker->db, rc, error);
+      return FALSE;
+    }
+
+  sqlite3_busy_timeout (worker->db, HISTORY_BUSY_TIMEOUT_MS);
+  sqlite3_extended_result_codes (worker->db, 1);
+
+  /* The write-ahead log is a setting of the file; the rest belongs to each connection. */
+  return _nearby_history_exec (worker->db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;"
+                               " PRAGMA synchronous = NORMAL", error);
+}
+
 gboolean
 _nearby_history_exec (sqlite3     *db,
                       const char  *sql,

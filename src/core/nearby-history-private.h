@@ -25,6 +25,7 @@ typedef struct {
   char        *path;
   sqlite3     *db;
   GAsyncQueue *queue;
+  GQueue       held;    /* writes that failed, in order, to retry (nearby-history-writes.c) */
 } NearbyHistoryWorker;
 
 typedef struct _NearbyHistoryJob NearbyHistoryJob;
@@ -34,6 +35,14 @@ typedef gpointer (*NearbyHistoryJobRun)   (NearbyHistoryWorker  *worker,
                                            GError              **error);
 typedef void     (*NearbyHistoryJobApply) (NearbyHistory    *self,
                                            NearbyHistoryJob *job);
+
+/* What a failed write becomes: nothing (a read), a problem to report (the page cache, which
+ * can be fetched again), or also data kept in memory and written when the disk lets it. */
+typedef enum {
+  NEARBY_HISTORY_WRITE_NONE,
+  NEARBY_HISTORY_WRITE_REPORT,
+  NEARBY_HISTORY_WRITE_KEEP,
+} NearbyHistoryWrite;
 
 struct _NearbyHistoryJob
 {
@@ -55,6 +64,12 @@ struct _NearbyHistoryJob
   NearbyHistoryData      changed;
   guint                  visit_count;
   gint64                 last_visit_us;
+
+  NearbyHistoryWrite     write;
+  NearbyHistoryJobApply  apply_held;   /* the in-memory effect of a kept write; NULL: apply */
+  gboolean               held;         /* this write failed and is kept to be retried */
+  GError                *write_error;  /* why a write failed, to report */
+  gboolean               all_written;  /* every kept write has now reached the disk */
 };
 
 struct _NearbyHistory
@@ -70,6 +85,8 @@ struct _NearbyHistory
   GHashTable  *hidden_sites;  /* host set */
 
   char        *problem;
+  char        *write_problem;
+  guint        retry_source;
   char        *set_aside_path;
   gint64       cache_limit;
 
@@ -110,9 +127,24 @@ gpointer          _nearby_history_propagate_pointer (NearbyHistory          *sel
 /* Whether a URL or host may be stored: not empty, not absurdly long, UTF-8. */
 gboolean          _nearby_history_key_is_acceptable (const char             *key);
 
+/* nearby-history-writes.c: failed writes kept and retried */
+/* On the worker, around a job: retries what is kept, runs the job, keeps it if it is a write
+ * that failed for want of a writable disk. */
+void              _nearby_history_worker_run_write  (NearbyHistoryWorker    *worker,
+                                                     NearbyHistoryJob       *job);
+void              _nearby_history_worker_clear_held (NearbyHistoryWorker    *worker);
+/* On the caller's context, as a job completes: reports a failed write once, and notices when
+ * the kept ones went through. */
+void              _nearby_history_note_write        (NearbyHistory          *self,
+                                                     NearbyHistoryJob       *job);
+void              _nearby_history_writes_dispose    (NearbyHistory          *self);
+void              _nearby_history_notify_write_problem (NearbyHistory       *self);
+
 /* nearby-history-database.c: SQLite, on the worker thread only */
 gboolean          _nearby_history_set_error         (sqlite3                *db,
                                                      int                     rc,
+                                                     GError                **error);
+gboolean          _nearby_history_reconnect         (NearbyHistoryWorker    *worker,
                                                      GError                **error);
 gboolean          _nearby_history_exec              (sqlite3                *db,
                                                      const char             *sql,

@@ -196,6 +196,9 @@ history_queue_key_job (NearbyHistory         *self,
   job->what = what;
   job->key = g_strdup (key);
   job->time_us = g_get_real_time ();
+  /* Adding and removing change the person's data; listing only reads. */
+  if (apply != NULL)
+    job->write = NEARBY_HISTORY_WRITE_KEEP;
   _nearby_history_job_queue (self, job);
 }
 

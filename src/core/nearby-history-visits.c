@@ -150,6 +150,22 @@ history_record_visit_apply (NearbyHistory    *self,
   g_hash_table_replace (self->visit_stats, g_strdup (job->key), stats);
 }
 
+/* A visit kept in memory while the disk is full counts as one all the same. */
+static void
+history_record_visit_apply_held (NearbyHistory    *self,
+                                 NearbyHistoryJob *job)
+{
+  VisitStats *stats = g_hash_table_lookup (self->visit_stats, job->key);
+
+  if (stats == NULL)
+    {
+      stats = g_new0 (VisitStats, 1);
+      g_hash_table_insert (self->visit_stats, g_strdup (job->key), stats);
+    }
+  stats->count++;
+  stats->last_visit_us = MAX (stats->last_visit_us, job->time_us);
+}
+
 void
 nearby_history_record_visit_async (NearbyHistory       *self,
                                    const char          *url,
@@ -179,6 +195,9 @@ nearby_history_record_visit_async (NearbyHistory       *self,
   job->key = g_strdup (url);
   job->text = g_steal_pointer (&host);
   job->time_us = time_us > 0 ? time_us : g_get_real_time ();
+  job->write = NEARBY_HISTORY_WRITE_KEEP;
+  job->what = NEARBY_HISTORY_DATA_VISITS;
+  job->apply_held = history_record_visit_apply_held;
   _nearby_history_job_queue (self, job);
 }
 

@@ -23,6 +23,7 @@ enum {
   PROP_PATH,
   PROP_IS_OPEN,
   PROP_PROBLEM,
+  PROP_WRITE_PROBLEM,
   PROP_PERSISTENT,
   PROP_SET_ASIDE_PATH,
   PROP_CACHE_LIMIT,
@@ -74,6 +75,7 @@ history_job_free (NearbyHistoryJob *job)
   if (job->result != NULL && job->result_destroy != NULL)
     job->result_destroy (job->result);
   g_clear_error (&job->error);
+  g_clear_error (&job->write_error);
   g_free (job);
 }
 
@@ -86,6 +88,7 @@ history_report_damage (NearbyHistory *self)
     return;
 
   self->damage_reported = TRUE;
+  _nearby_history_writes_dispose (self);
   g_free (self->problem);
   self->problem = g_strdup (_("Your history is damaged. Nearby will set it aside and start a "
                               "new one the next time it starts."));
@@ -98,6 +101,8 @@ history_job_complete (gpointer data)
   NearbyHistoryJob *job = data;
   NearbyHistory *self = g_task_get_source_object (job->task);
 
+  _nearby_history_note_write (self, job);
+
   if (job->error != NULL)
     {
       if (job->run != _nearby_history_open_run &&
@@ -107,7 +112,9 @@ history_job_complete (gpointer data)
     }
   else
     {
-      if (job->apply != NULL)
+      if (job->held && job->apply_held != NULL)
+        job->apply_held (self, job);
+      else if (job->apply != NULL)
         job->apply (self, job);
       if (job->changed != 0)
         g_signal_emit (self, signals[CHANGED], 0, job->changed);
@@ -140,7 +147,7 @@ history_worker_run_job (NearbyHistoryWorker *worker,
       return;
     }
 
-  job->result = job->run (worker, job, &job->error);
+  _nearby_history_worker_run_write (worker, job);
 }
 
 static gpointer
@@ -171,6 +178,7 @@ history_worker_main (gpointer data)
       g_source_unref (source);
     }
 
+  _nearby_history_worker_clear_held (worker);
   if (worker->db != NULL)
     sqlite3_close (worker->db);
   g_async_queue_unref (worker->queue);
@@ -338,6 +346,7 @@ nearby_history_clear_async (NearbyHistory       *self,
   job = _nearby_history_job_new (self, history_clear_run, history_clear_apply,
                                  nearby_history_clear_async, cancellable, callback, user_data);
   job->what = what & NEARBY_HISTORY_DATA_ALL;
+  job->write = NEARBY_HISTORY_WRITE_REPORT;
   _nearby_history_job_queue (self, job);
 }
 
@@ -497,6 +506,20 @@ nearby_history_get_problem (NearbyHistory *self)
   return self->problem;
 }
 
+const char *
+nearby_history_get_write_problem (NearbyHistory *self)
+{
+  g_return_val_if_fail (NEARBY_IS_HISTORY (self), NULL);
+
+  return self->write_problem;
+}
+
+void
+_nearby_history_notify_write_problem (NearbyHistory *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WRITE_PROBLEM]);
+}
+
 gboolean
 nearby_history_get_persistent (NearbyHistory *self)
 {
@@ -600,6 +623,10 @@ nearby_history_get_property (GObject    *object,
       g_value_set_string (value, self->problem);
       break;
 
+    case PROP_WRITE_PROBLEM:
+      g_value_set_string (value, self->write_problem);
+      break;
+
     case PROP_PERSISTENT:
       g_value_set_boolean (value, self->persistent);
       break;
@@ -664,6 +691,12 @@ nearby_history_class_init (NearbyHistoryClass *klass)
   /* A sentence for the user when the history could not be used as it was, else NULL. */
   properties[PROP_PROBLEM] =
     g_param_spec_string ("problem", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* A sentence for the user while changes cannot be written (they are kept), else NULL. */
+  properties[PROP_WRITE_PROBLEM] =
+    g_param_spec_string ("write-problem", NULL, NULL,
                          NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 

@@ -71,6 +71,11 @@ gboolean       nearby_history_open_finish           (NearbyHistory        *self,
 gboolean       nearby_history_get_is_open           (NearbyHistory        *self);
 const char    *nearby_history_get_problem           (NearbyHistory        *self);
 gboolean       nearby_history_get_persistent        (NearbyHistory        *self);
+/* While changes cannot be written (a full disk, a read-only folder, a lock, an I/O error), a
+ * sentence for the user, set once per spell of trouble; NULL again once they are written.
+ * Visits, favourites and hidden sites are kept meanwhile, and written when the disk lets
+ * them; a page that could not be cached is fetched again another time. */
+const char    *nearby_history_get_write_problem     (NearbyHistory        *self);
 const char    *nearby_history_get_set_aside_path    (NearbyHistory        *self);
 
 /* Completes once every call made before it has completed (jobs run in order), to wait for

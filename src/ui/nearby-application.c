@@ -237,6 +237,17 @@ on_history_changed (NearbyApplication *self,
     }
 }
 
+/* A write that failed (a full disk, say): told once per spell of trouble, which the history
+ * keeps track of; what the person did is kept and written later. */
+static void
+on_history_write_problem (NearbyApplication *self)
+{
+  const char *problem = nearby_history_get_write_problem (self->history);
+
+  if (problem != NULL)
+    _nearby_application_toast (self, problem);
+}
+
 static void
 on_history_opened (GObject      *source,
                    GAsyncResult *result,
@@ -377,6 +388,8 @@ nearby_application_startup (GApplication *app)
   self->history = nearby_history_new (NULL);
   g_signal_connect_object (self->history, "changed",
                            G_CALLBACK (on_history_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->history, "notify::write-problem",
+                           G_CALLBACK (on_history_write_problem), self, G_CONNECT_SWAPPED);
   nearby_history_open_async (self->history, self->cancellable, on_history_opened,
                              g_object_ref (self));
 

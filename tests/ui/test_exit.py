@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The kill drill: SIGTERM, SIGINT or SIGHUP at a random moment after the person opened objects
 (a logout, `systemctl --user stop`, Ctrl-C in a terminal). The app quits normally, and every
-visit whose page the browser opened is in the history afterwards."""
+visit whose page the browser opened is in the history afterwards. And with the history on a
+full disk: the person is told, and the visit is written once there is room."""
 
 import os
 import random
@@ -20,9 +21,9 @@ APP_PATH = '/io/github/nearbyweb/Nearby'
 RUNS = int(os.environ.get('NEARBY_KILL_DRILL_RUNS', '25'))
 
 
-class KillDrillTest(NearbyTestCase):
-    # The app as a person starts it (a demo runs apart, without the bus name the actions are
-    # reached by); without a bluetoothd it says so, and opening a page works all the same.
+class OpenPagesTestCase(NearbyTestCase):
+    """The app as a person starts it (a demo runs apart, without the bus name the actions are
+    reached by); without a bluetoothd it says so, and opening a page works all the same."""
     settings = {'privacy-choice-made': 'true', 'lookup-policy': "'never'"}
 
     def setUp(self):
@@ -52,6 +53,8 @@ class KillDrillTest(NearbyTestCase):
     def recorded_visits(self):
         return sum(count for _url, count in self.history_visits())
 
+
+class KillDrillTest(OpenPagesTestCase):
     def test_no_visit_lost(self):
         rng = random.Random(os.environ.get('NEARBY_KILL_DRILL_SEED', 'nearby'))
         log = open(os.path.join(self.tmp, 'app.log'), 'w+')
@@ -85,6 +88,49 @@ class KillDrillTest(NearbyTestCase):
                                     f'run {run}: every page the browser opened is a visit '
                                     f'(after {signal.Signals(signum).name})')
         self.assertEqual(self.recorded_visits(), len(self.opened_urls()))
+
+
+class FullDiskTest(OpenPagesTestCase):
+    def setUp(self):
+        super().setUp()
+        if os.getuid() != 0:
+            self.skipTest('mounting a small tmpfs for the history needs root')
+        self.disk = os.path.join(self.tmp, 'data', 'nearby')
+        os.makedirs(self.disk)
+        subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', self.disk],
+                       check=True)
+        # Cleanups run after tearDown, which ends the app first.
+        self.addCleanup(subprocess.run, ['umount', self.disk], check=True)
+
+    def fill_disk(self):
+        filler = os.path.join(self.disk, 'filler')
+        with open(filler, 'wb', buffering=0) as f:
+            for size in (65536, 4096, 512, 1):
+                try:
+                    while True:
+                        f.write(b'\0' * size)
+                except OSError:
+                    pass
+        return filler
+
+    def test_full_disk_is_told_and_nothing_lost(self):
+        message = 'Nearby could not save your history: the disk is full'
+        self.start_app()
+        history = os.path.join(self.disk, 'history.db')
+        wait_for(lambda: os.path.exists(history + '-wal'), what='the history opened')
+        filler = self.fill_disk()
+
+        url = 'http://127.0.0.1:9/while-full'
+        self.open_url(url)
+        self.wait_opened(1, url)
+        wait_for(lambda: message in self.texts(), what=f'the toast “{message}”')
+
+        # Room again, and a normal quit: the kept visit is written on the way out.
+        os.unlink(filler)
+        self.process.send_signal(signal.SIGTERM)
+        self.assertEqual(self.process.wait(30), 0)
+        self.assertEqual(self.recorded_visits(), len(self.opened_urls()))
+        self.assertIn(url, [visit_url for visit_url, _count in self.history_visits()])
 
 
 if __name__ == '__main__':
