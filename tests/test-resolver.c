@@ -329,7 +329,16 @@ server_callback (SoupServer        *server,
 
       nearby_test_respond (msg, 200, "application/manifest+json", json, strlen (json));
     }
-  else if (g_str_equal (path, "/icons/icon.png"))
+  else if (g_str_has_prefix (path, "/stream/"))
+    {
+      g_autofree char *html = g_strdup_printf ("<html><head><title>Kiosk %s</title>"
+                                               "<link rel=icon href='/stream-icon/%s'></head></html>",
+                                               path + strlen ("/stream/"),
+                                               path + strlen ("/stream/"));
+
+      nearby_test_respond_html (msg, html);
+    }
+  else if (g_str_equal (path, "/icons/icon.png") || g_str_has_prefix (path, "/stream-icon/"))
     nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/icon.gif"))
     {
@@ -1333,6 +1342,53 @@ test_dedup_and_priority (void)
   g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
 }
 
+/* Many objects of one site heard at once, each with its page and its icon: the look-ups started
+ * first finish first, rather than every icon waiting behind every newer page. */
+static void
+test_one_site_stream (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  GAsyncResult *results[40] = { NULL };
+  guint first_icon = G_MAXUINT;
+  guint last_page = 0;
+
+  g_ptr_array_set_size (fx.order, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/stream/%u", i);
+      g_autofree char *url = url_for (path);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, 8, NULL,
+                                     on_resolved, &results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    WAIT_UNTIL (results[i] != NULL);
+
+  for (guint i = 0; i < fx.order->len; i++)
+    {
+      const char *path = g_ptr_array_index (fx.order, i);
+
+      if (g_str_equal (path, "/stream-icon/0"))
+        first_icon = i;
+      else if (g_str_equal (path, "/stream/39"))
+        last_page = i;
+    }
+  g_assert_cmpuint (first_icon, <, last_page);
+
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[i], &error);
+      g_autofree char *title = g_strdup_printf ("Kiosk %u", i);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (page->title, ==, title);
+      g_assert_nonnull (page->icon);
+      g_object_unref (results[i]);
+    }
+}
+
 static void
 test_cancel (void)
 {
@@ -1404,6 +1460,7 @@ main (int   argc,
   g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
   g_test_add_func ("/resolver/slow-icon-host", test_slow_icon_host);
+  g_test_add_func ("/resolver/one-site-stream", test_one_site_stream);
   g_test_add_func ("/resolver/proxy", test_proxy);
   g_test_add_func ("/resolver/content-types", test_content_types);
   g_test_add_func ("/resolver/sniffing", test_sniffing);
