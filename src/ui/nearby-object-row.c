@@ -21,7 +21,6 @@ struct _NearbyObjectRow
 
   NearbyObject *object;
   GBytes       *shown_icon;
-  char         *menu_signature;
   guint         placeholder_colour;
 
   GtkWidget    *box;
@@ -219,28 +218,27 @@ append_menu_item (GMenu      *section,
   g_menu_append_item (section, item);
 }
 
+/* The menu is built as it opens, from the object's state at that moment. Building it for every
+ * bind and change instead gave each row a new GtkPopoverMenu each time, and with objects coming
+ * and going GTK kept the memory of the popovers it replaced. */
 static void
-nearby_object_row_update_menu (NearbyObjectRow *self,
-                               const char      *host)
+nearby_object_row_build_menu (GtkMenuButton *menu_button,
+                              gpointer       user_data)
 {
+  NearbyObjectRow *self = user_data;
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) open_section = g_menu_new ();
   g_autoptr(GMenu) object_section = g_menu_new ();
-  const char *key = nearby_object_get_key (self->object);
-  NearbyPage *page = nearby_object_get_page (self->object);
-  g_autofree char *signature = NULL;
+  g_autofree char *host = NULL;
+  const char *url;
+  const char *key;
 
-  /* Replacing the model closes an open menu, and objects notify every tick: rebuild only when
-   * what the menu offers changed. */
-  signature = g_strdup_printf ("%s|%d|%d|%s|%p|%d", key,
-                               nearby_object_get_browsable (self->object),
-                               nearby_object_get_favourite (self->object),
-                               host != NULL ? host : "", (gpointer) page,
-                               page != NULL && page->error != NULL);
-  if (g_strcmp0 (signature, self->menu_signature) == 0)
+  if (self->object == NULL)
     return;
-  g_free (self->menu_signature);
-  self->menu_signature = g_steal_pointer (&signature);
+
+  key = nearby_object_get_key (self->object);
+  url = nearby_object_get_url (self->object);
+  host = url != NULL ? nearby_url_display_host (url, NULL) : NULL;
 
   if (nearby_object_get_browsable (self->object))
     {
@@ -280,7 +278,7 @@ nearby_object_row_update_menu (NearbyObjectRow *self,
 
   g_menu_append_section (menu, NULL, G_MENU_MODEL (open_section));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (object_section));
-  gtk_menu_button_set_menu_model (self->menu_button, G_MENU_MODEL (menu));
+  gtk_menu_button_set_menu_model (menu_button, G_MENU_MODEL (menu));
 }
 
 static void
@@ -334,7 +332,6 @@ nearby_object_row_update (NearbyObjectRow *self)
 
   nearby_object_row_update_placeholder (self, host, title);
   nearby_object_row_update_icon (self);
-  nearby_object_row_update_menu (self, host);
 
   /* "Bus stop, Right here, example.com": what a screen reader says for the row. */
   accessible = g_strdup_printf ("%s, %s, %s", title,
@@ -399,7 +396,6 @@ nearby_object_row_dispose (GObject *object)
 
   nearby_object_row_set_object (self, NULL);
   g_clear_pointer (&self->shown_icon, g_bytes_unref);
-  g_clear_pointer (&self->menu_signature, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), NEARBY_TYPE_OBJECT_ROW);
 
   G_OBJECT_CLASS (nearby_object_row_parent_class)->dispose (object);
@@ -482,4 +478,6 @@ static void
 nearby_object_row_init (NearbyObjectRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_menu_button_set_create_popup_func (self->menu_button, nearby_object_row_build_menu,
+                                         self, NULL);
 }
