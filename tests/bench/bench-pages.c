@@ -208,9 +208,11 @@ bench_pages_write (const char *dir,
   g_autoptr(GBytes) png = nearby_test_make_image ("png", 32, 32);
   g_autofree char *pages_dir = g_build_filename (dir, "pages", NULL);
   g_autofree char *icons_dir = g_build_filename (dir, "icons", NULL);
+  g_autofree char *corpus_dir = g_build_filename (dir, "pages", "corpus", NULL);
   g_autoptr(GDir) extra = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (pages_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (corpus_dir, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (icons_dir, 0700), ==, 0);
   g_assert_cmpuint (G_N_ELEMENTS (shape_names), ==, N_SHAPES);
 
@@ -254,7 +256,9 @@ bench_pages_write (const char *dir,
           BenchPage *page = g_new0 (BenchPage, 1);
 
           g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
-          page->path = g_strdup_printf ("pages/corpus-%s", (char *) names->pdata[i]);
+          /* In a directory of their own under their own names: their links are relative
+           * (meta-refresh.html goes to meta-refresh-target.html). */
+          page->path = g_strdup_printf ("pages/corpus/%s", (char *) names->pdata[i]);
           page->shape = g_strdup_printf ("tests/data/pages/%s", (char *) names->pdata[i]);
           target = g_build_filename (dir, page->path, NULL);
           nearby_test_write_file (target, contents, length);

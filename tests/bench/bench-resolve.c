@@ -461,21 +461,39 @@ page_server_stop (PageServer *server)
   g_clear_pointer (&server->log_path, g_free);
 }
 
-/* Requests logged since the last call: http.server writes one line per request to stderr. */
+/* The paths of the requests logged since the last call, in order: http.server writes one line
+ * per request to stderr, '… "GET /pages/p007.html HTTP/1.1" 200 -'. */
+static GPtrArray *
+page_server_take_paths (PageServer *server)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *log = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (server->log_path, &log, &length, NULL))
+    return paths;
+  for (const char *p = log + MIN (server->log_seen, length); (p = strstr (p, "\"GET /")) != NULL; )
+    {
+      const char *end;
+
+      p += strlen ("\"GET /");
+      end = strchr (p, ' ');
+      if (end == NULL)
+        break;
+      g_ptr_array_add (paths, g_strndup (p, end - p));
+      p = end;
+    }
+  server->log_seen = length;
+
+  return paths;
+}
+
 static guint
 page_server_take_requests (PageServer *server)
 {
-  g_autofree char *log = NULL;
-  gsize length = 0;
-  guint requests = 0;
+  g_autoptr(GPtrArray) paths = page_server_take_paths (server);
 
-  if (!g_file_get_contents (server->log_path, &log, &length, NULL))
-    return 0;
-  for (const char *p = log + MIN (server->log_seen, length); (p = strstr (p, "\"GET ")) != NULL; p++)
-    requests++;
-  server->log_seen = length;
-
-  return requests;
+  return paths->len;
 }
 
 static char *
@@ -485,9 +503,11 @@ corpus_url (PageServer *server,
   return g_strdup_printf ("http://127.0.0.1:%u/%s", server->port, path);
 }
 
+/* curl fetches @paths, the requests `nearby resolve` made for the corpus (pages, icons,
+ * manifests, the targets of refreshes), so that both sides ask the server for the same. */
 static void
 measure_curl_pages (PageServer *server,
-                    GPtrArray  *pages,
+                    GPtrArray  *paths,
                     guint       parallel,
                     Run        *run)
 {
@@ -499,19 +519,11 @@ measure_curl_pages (PageServer *server,
                          "--parallel", "--parallel-max", parallel_arg, "--config", NULL, NULL };
   int fd;
 
-  /* Each page and the icon it links to: what the resolver fetches for it. */
-  for (guint i = 0; i < pages->len; i++)
+  for (guint i = 0; i < paths->len; i++)
     {
-      BenchPage *page = g_ptr_array_index (pages, i);
-      g_autofree char *url = corpus_url (server, page->path);
+      g_autofree char *url = corpus_url (server, paths->pdata[i]);
 
       g_string_append_printf (config, "url = \"%s\"\noutput = \"/dev/null\"\n", url);
-      if (page->icon_path != NULL)
-        {
-          g_autofree char *icon = corpus_url (server, page->icon_path);
-
-          g_string_append_printf (config, "url = \"%s\"\noutput = \"/dev/null\"\n", icon);
-        }
     }
   fd = g_file_open_tmp ("bench-resolve-curl-XXXXXX", &config_path, &error);
   g_assert_no_error (error);
@@ -749,14 +761,17 @@ bench_resolve_pages (void)
   g_autofree char *why_not = NULL;
   g_autofree char *modules_dir = NULL;
   g_autoptr(GPtrArray) pages = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
   guint n_pages = bench_env_uint ("BENCH_RESOLVE_CORPUS_PAGES", 130);
   PageServer server = { NULL };
+  Run warm_run = { .name = "warm-up: nearby resolve" };
   Run floor_run = { .name = "floor: curl --parallel-max 2" };
   Run wide_run = { .name = "reference: curl --parallel-max 6" };
   Run cli_run = { .name = "nearby resolve --no-cache --json" };
   Run resolver_run = { .name = "NearbyResolver alone (no history, no output)" };
   Run peer_run = { .name = "peer: metascraper, 4 at a time" };
   gsize bytes = 0;
+  gsize log_start;
 
   if (g_getenv ("NEARBY_BINARY") == NULL)
     {
@@ -776,10 +791,16 @@ bench_resolve_pages (void)
   page_server_start (&server, dir);
   modules_dir = find_metascraper (&node, &why_not);
 
-  /* One run each, in this order; the server is warmed up by a first pass of curl. */
-  measure_curl_pages (&server, pages, 6, &wide_run);
-  measure_curl_pages (&server, pages, RESOLVER_CONNS_PER_HOST, &floor_run);
-  measure_curl_pages (&server, pages, 6, &wide_run);
+  /* A first pass of `nearby resolve`, not measured, warms the server and the page cache and
+   * says what curl is to fetch: every request it made. Then one run each, in this order. */
+  log_start = server.log_seen;
+  measure_cli_pages (&server, pages, data_home, &warm_run);
+  server.log_seen = log_start;
+  paths = page_server_take_paths (&server);
+  measure_curl_pages (&server, paths, 6, &wide_run);
+  measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
+  measure_curl_pages (&server, paths, 6, &wide_run);
+  nearby_test_remove_tree (data_home);
   measure_cli_pages (&server, pages, data_home, &cli_run);
   measure_resolver_pages (&server, pages, &resolver_run);
   if (modules_dir != NULL)
@@ -808,12 +829,17 @@ bench_resolve_pages (void)
     }
 
   page_server_stop (&server);
+  run_clear (&warm_run);
   run_clear (&floor_run);
   run_clear (&wide_run);
   run_clear (&cli_run);
   run_clear (&resolver_run);
   run_clear (&peer_run);
-  nearby_test_remove_tree (dir);
+  /* For profiling a program against the same corpus: python3 -m http.server -d DIR */
+  if (g_getenv ("BENCH_RESOLVE_KEEP_CORPUS") != NULL)
+    g_print ("  corpus kept in %s\n", dir);
+  else
+    nearby_test_remove_tree (dir);
 }
 
 int
