@@ -243,15 +243,22 @@ test_hostile_text (void)
 {
   g_autoptr(NearbyPageMeta) bidi = NULL;
   g_autoptr(NearbyPageMeta) nul = NULL;
+  g_autoptr(NearbyPageMeta) nul_legacy = NULL;
   g_autoptr(NearbyPageMeta) huge = NULL;
   g_autoptr(GString) big = g_string_new ("<html><head><title>");
   static const char with_nul[] = "<title>Pay\0here\x01\x7f now</title>";
+  /* Several NUL bytes, through the converter, and the description after them still read. */
+  static const char with_nuls_legacy[] = "<meta charset=windows-1252><title>Caf\xe9\0\0open\0</title>"
+                                         "<meta name=description content='Tea\0& cake'>";
 
   bidi = parse (NULL, "<title>invoice\xe2\x80\xae""fdp.exe\xe2\x80\xac\xe2\x81\xa6 x\xe2\x80\x8b""y</title>", -1);
   g_assert_cmpstr (bidi->title, ==, "invoicefdp.exe xy");
 
   nul = parse (NULL, with_nul, sizeof with_nul - 1);
   g_assert_cmpstr (nul->title, ==, "Pay here now");
+  nul_legacy = parse (NULL, with_nuls_legacy, sizeof with_nuls_legacy - 1);
+  g_assert_cmpstr (nul_legacy->title, ==, "Café open");
+  g_assert_cmpstr (nul_legacy->description, ==, "Tea & cake");
 
   /* A 1 MB title: at most 256 KiB is read, at most 200 characters kept */
   for (guint i = 0; i < 1024 * 1024 / 8; i++)

@@ -106,9 +106,17 @@ append_utf8_sanitized (NearbyPageMetaParser *self,
                        const char           *text,
                        gsize                 len)
 {
-  /* libxml2 gets UTF-8 without NUL bytes, which it would take as the end of the text. */
-  for (gsize i = 0; i < len; i++)
-    g_string_append_c (self->converted, text[i] == '\0' ? ' ' : text[i]);
+  gsize start = self->converted->len;
+  char *p;
+  char *end;
+
+  /* libxml2 gets UTF-8 without NUL bytes, which it would take as the end of the text. Copied
+   * whole and mended after: byte by byte, this was a tenth of the CPU of resolving a page. */
+  g_string_append_len (self->converted, text, len);
+  p = self->converted->str + start;
+  end = self->converted->str + self->converted->len;
+  while ((p = memchr (p, '\0', end - p)) != NULL)
+    *p++ = ' ';
 }
 
 static void
