@@ -24,6 +24,7 @@
 
 #include "nearby-icon.h"
 #include "nearby-memory-page-cache.h"
+#include "nearby-proxy-cache.h"
 #include "nearby-resolver-private.h"
 
 /* One caller waiting for a job: callers of the same URL share the job. */
@@ -550,10 +551,11 @@ nearby_resolver_constructed (GObject *object)
                                 NULL);
   if (self->tls_database != NULL)
     soup_session_set_tls_database (self->session, self->tls_database);
-  if (self->proxy_resolver != NULL)
-    soup_session_set_proxy_resolver (self->session, self->proxy_resolver);
-  else
-    self->proxy_resolver = g_object_ref (g_proxy_resolver_get_default ());
+  /* A resolver given is used as it is; the system's is asked once per host for a while, not
+   * twice per request (nearby-proxy-cache.c). */
+  if (self->proxy_resolver == NULL)
+    self->proxy_resolver = nearby_proxy_cache_new (NULL);
+  soup_session_set_proxy_resolver (self->session, self->proxy_resolver);
 }
 
 static void
