@@ -330,16 +330,6 @@ print_run (const Run *run,
            (double) run->max_rss_kb / floor_run->max_rss_kb);
 }
 
-static void
-print_pages_run (const Run *run,
-                 const Run *floor_run)
-{
-  g_print ("  %-44s %8.2f s %9.1f MB %7.2f s %8u %8.2f x %8.2f x\n", run->name,
-           run->wall_seconds, run->max_rss_kb / 1024.0, run->cpu_seconds, run->requests,
-           run->wall_seconds / floor_run->wall_seconds,
-           (double) run->max_rss_kb / floor_run->max_rss_kb);
-}
-
 /* Returns the number of requests served. */
 static guint
 bench_scenario (BenchServer *server,
@@ -751,6 +741,83 @@ print_agreement (PageServer *server,
   fflush (stdout);
 }
 
+/* One program's runs over the rounds: walls, CPUs and peak RSSs, and the wall of each round
+ * divided by the floor's in the same round. */
+typedef struct {
+  const char *name;
+  GArray     *wall;
+  GArray     *cpu;
+  GArray     *rss_mb;
+  GArray     *ratio;
+  guint       requests;
+  char       *output;   /* the last run's */
+} Series;
+
+static void
+series_init (Series     *series,
+             const char *name)
+{
+  *series = (Series) { .name = name };
+  series->wall = g_array_new (FALSE, FALSE, sizeof (double));
+  series->cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  series->rss_mb = g_array_new (FALSE, FALSE, sizeof (double));
+  series->ratio = g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+static void
+series_add (Series    *series,
+            Run       *run,
+            const Run *floor_run)
+{
+  double rss_mb = run->max_rss_kb / 1024.0;
+  double ratio = run->wall_seconds / floor_run->wall_seconds;
+
+  g_array_append_val (series->wall, run->wall_seconds);
+  g_array_append_val (series->cpu, run->cpu_seconds);
+  g_array_append_val (series->rss_mb, rss_mb);
+  g_array_append_val (series->ratio, ratio);
+  series->requests = run->requests;
+  g_free (series->output);
+  series->output = g_steal_pointer (&run->output);
+}
+
+static void
+series_clear (Series *series)
+{
+  g_clear_pointer (&series->wall, g_array_unref);
+  g_clear_pointer (&series->cpu, g_array_unref);
+  g_clear_pointer (&series->rss_mb, g_array_unref);
+  g_clear_pointer (&series->ratio, g_array_unref);
+  g_clear_pointer (&series->output, g_free);
+}
+
+/* "min – median – max" of @values (sorted in place), or the one value. */
+static char *
+spread (GArray *values,
+        int     decimals)
+{
+  g_autofree char *low = g_strdup_printf ("%.*f", decimals, bench_percentile (values, 0));
+  g_autofree char *mid = g_strdup_printf ("%.*f", decimals, bench_percentile (values, 50));
+  g_autofree char *high = g_strdup_printf ("%.*f", decimals, bench_percentile (values, 100));
+
+  if (values->len == 1)
+    return g_steal_pointer (&mid);
+
+  return g_strdup_printf ("%s %s %s", low, mid, high);
+}
+
+static void
+print_series (Series *series)
+{
+  g_autofree char *wall = spread (series->wall, 2);
+  g_autofree char *cpu = spread (series->cpu, 2);
+  g_autofree char *rss = spread (series->rss_mb, 1);
+  g_autofree char *ratio = spread (series->ratio, 2);
+
+  g_print ("  %-36s %-16s %-16s %-16s %5u  %s\n", series->name, wall, cpu, rss,
+           series->requests, ratio);
+}
+
 static void
 bench_resolve_pages (void)
 {
@@ -763,13 +830,11 @@ bench_resolve_pages (void)
   g_autoptr(GPtrArray) pages = NULL;
   g_autoptr(GPtrArray) paths = NULL;
   guint n_pages = bench_env_uint ("BENCH_RESOLVE_CORPUS_PAGES", 130);
+  guint rounds = MAX (bench_env_uint ("BENCH_RESOLVE_ROUNDS", 7), 1);
   PageServer server = { NULL };
   Run warm_run = { .name = "warm-up: nearby resolve" };
-  Run floor_run = { .name = "floor: curl --parallel-max 2" };
-  Run wide_run = { .name = "reference: curl --parallel-max 6" };
-  Run cli_run = { .name = "nearby resolve --no-cache --json" };
-  Run resolver_run = { .name = "NearbyResolver alone (no history, no output)" };
   Run peer_run = { .name = "peer: metascraper, 4 at a time" };
+  Series floor_series, wide_series, cli_series, resolver_series, peer_series;
   gsize bytes = 0;
   gsize log_start;
 
@@ -778,6 +843,12 @@ bench_resolve_pages (void)
       g_test_skip ("NEARBY_BINARY is not set");
       return;
     }
+
+  series_init (&floor_series, "floor: curl --parallel-max 2");
+  series_init (&wide_series, "reference: curl --parallel-max 6");
+  series_init (&cli_series, "nearby resolve --no-cache --json");
+  series_init (&resolver_series, "NearbyResolver alone");
+  series_init (&peer_series, "peer: metascraper, 4 at a time");
 
   pages = bench_pages_write (dir, n_pages, extra);
   for (guint i = 0; i < pages->len; i++)
@@ -792,36 +863,64 @@ bench_resolve_pages (void)
   modules_dir = find_metascraper (&node, &why_not);
 
   /* A first pass of `nearby resolve`, not measured, warms the server and the page cache and
-   * says what curl is to fetch: every request it made. Then one run each, in this order. */
+   * says what curl is to fetch: every request it made. */
   log_start = server.log_seen;
   measure_cli_pages (&server, pages, data_home, &warm_run);
   server.log_seen = log_start;
   paths = page_server_take_paths (&server);
-  measure_curl_pages (&server, paths, 6, &wide_run);
-  measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
-  measure_curl_pages (&server, paths, 6, &wide_run);
   nearby_test_remove_tree (data_home);
-  measure_cli_pages (&server, pages, data_home, &cli_run);
-  measure_resolver_pages (&server, pages, &resolver_run);
+
+  /* Then rounds of one run each, the floor first in odd rounds and last in even ones: on a
+   * shared machine single runs of half a second vary by 2 x, so only figures taken side by
+   * side, many times, compare. */
+  for (guint round = 0; round < rounds; round++)
+    {
+      Run floor_run = { .name = floor_series.name };
+      Run wide_run = { .name = wide_series.name };
+      Run cli_run = { .name = cli_series.name };
+      Run resolver_run = { .name = resolver_series.name };
+
+      if (round % 2 == 0)
+        measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
+      measure_cli_pages (&server, pages, data_home, &cli_run);
+      nearby_test_remove_tree (data_home);
+      measure_resolver_pages (&server, pages, &resolver_run);
+      measure_curl_pages (&server, paths, 6, &wide_run);
+      if (round % 2 == 1)
+        measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
+
+      series_add (&cli_series, &cli_run, &floor_run);
+      series_add (&resolver_series, &resolver_run, &floor_run);
+      series_add (&wide_series, &wide_run, &floor_run);
+      series_add (&floor_series, &floor_run, &floor_run);
+    }
+
+  /* The peer takes seconds where the others take a fraction of one: one run, against the
+   * floor's median. */
   if (modules_dir != NULL)
-    measure_metascraper (&server, pages, node, modules_dir, &peer_run);
+    {
+      Run median_floor = { .wall_seconds = bench_percentile (floor_series.wall, 50) };
+
+      measure_metascraper (&server, pages, node, modules_dir, &peer_run);
+      series_add (&peer_series, &peer_run, &median_floor);
+    }
 
   g_print ("\npages: %u pages (%u generated, %u from tests/data/pages), %.1f MB, on one host, "
-           "python3 -m http.server (%s build)\n", pages->len, MIN (n_pages, pages->len),
-           pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, NEARBY_BUILDTYPE);
-  g_print ("  %-44s %10s %12s %9s %8s %10s %10s\n", "", "wall", "peak RSS", "CPU", "requests",
-           "wall ratio", "RSS ratio");
-  print_pages_run (&floor_run, &floor_run);
-  print_pages_run (&wide_run, &floor_run);
-  print_pages_run (&cli_run, &floor_run);
-  print_pages_run (&resolver_run, &floor_run);
-  if (peer_run.output != NULL)
+           "python3 -m http.server (%s build), %u rounds\n", pages->len, MIN (n_pages, pages->len),
+           pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, NEARBY_BUILDTYPE, rounds);
+  g_print ("  %-36s %-16s %-16s %-16s %5s  %s\n", "min median max:", "wall (s)", "CPU (s)",
+           "peak RSS (MB)", "reqs", "wall / floor's in its round");
+  print_series (&floor_series);
+  print_series (&wide_series);
+  print_series (&cli_series);
+  print_series (&resolver_series);
+  if (peer_series.output != NULL)
     {
-      print_pages_run (&peer_run, &floor_run);
-      g_print ("  Nearby against metascraper: %.2f x wall, %.2f x peak RSS\n",
-               cli_run.wall_seconds / peer_run.wall_seconds,
-               (double) cli_run.max_rss_kb / peer_run.max_rss_kb);
-      print_agreement (&server, pages, cli_run.output, peer_run.output);
+      print_series (&peer_series);
+      g_print ("  Nearby against metascraper: %.2f x wall, %.2f x peak RSS (medians)\n",
+               bench_percentile (cli_series.wall, 50) / bench_percentile (peer_series.wall, 50),
+               bench_percentile (cli_series.rss_mb, 50) / bench_percentile (peer_series.rss_mb, 50));
+      print_agreement (&server, pages, cli_series.output, peer_series.output);
     }
   else
     {
@@ -830,11 +929,11 @@ bench_resolve_pages (void)
 
   page_server_stop (&server);
   run_clear (&warm_run);
-  run_clear (&floor_run);
-  run_clear (&wide_run);
-  run_clear (&cli_run);
-  run_clear (&resolver_run);
-  run_clear (&peer_run);
+  series_clear (&floor_series);
+  series_clear (&wide_series);
+  series_clear (&cli_series);
+  series_clear (&resolver_series);
+  series_clear (&peer_series);
   /* For profiling a program against the same corpus: python3 -m http.server -d DIR */
   if (g_getenv ("BENCH_RESOLVE_KEEP_CORPUS") != NULL)
     g_print ("  corpus kept in %s\n", dir);
