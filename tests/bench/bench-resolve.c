@@ -315,6 +315,69 @@ resolve_child (const char *urls_path)
   return 0;
 }
 
+/* The other child: libsoup alone, as the resolver's session is set up (2 connections per host),
+ * fetching every URL of the file at once and reading each body to its end, nothing parsed: what
+ * the HTTP stack under the resolver costs by itself. */
+
+typedef struct {
+  GMainLoop *loop;
+  guint      remaining;
+  guint      failed;
+} SoupChildRun;
+
+static void
+on_soup_child_read (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  SoupChildRun *run = user_data;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (source), result, &error);
+  if (body == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      run->failed++;
+    }
+  if (--run->remaining == 0)
+    g_main_loop_quit (run->loop);
+}
+
+static int
+soup_child (const char *urls_path)
+{
+  /* No proxy resolver: not even the question of a proxy is asked. */
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("max-conns-per-host",
+                                                                  RESOLVER_CONNS_PER_HOST,
+                                                                  "proxy-resolver", NULL,
+                                                                  NULL);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) urls = NULL;
+  SoupChildRun run = { .loop = loop };
+
+  if (!g_file_get_contents (urls_path, &contents, NULL, &error))
+    g_error ("%s", error->message);
+  urls = g_strsplit (g_strstrip (contents), "\n", -1);
+
+  run.remaining = g_strv_length (urls);
+  for (guint i = 0; urls[i] != NULL; i++)
+    {
+      g_autoptr(SoupMessage) message = soup_message_new (SOUP_METHOD_GET, urls[i]);
+
+      soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL,
+                                        on_soup_child_read, &run);
+    }
+  if (run.remaining > 0)
+    g_main_loop_run (loop);
+
+  g_print ("fetched %u failed %u\n", g_strv_length (urls) - run.failed, run.failed);
+
+  return 0;
+}
+
 /* The benchmark */
 
 static const char *self_path;
@@ -566,6 +629,37 @@ measure_resolver_pages (PageServer *server,
   for (guint i = 0; i < pages->len; i++)
     {
       g_autofree char *url = corpus_url (server, ((BenchPage *) pages->pdata[i])->path);
+
+      g_string_append_printf (urls, "%s\n", url);
+    }
+  fd = g_file_open_tmp ("bench-resolve-urls-XXXXXX", &urls_path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (urls_path, urls->str, urls->len, &error);
+  g_assert_no_error (error);
+  argv[2] = urls_path;
+
+  page_server_take_requests (server);
+  run_child (NULL, argv, run);
+  run->requests = page_server_take_requests (server);
+  g_unlink (urls_path);
+}
+
+/* libsoup alone over @paths, the requests Nearby made (see soup_child). */
+static void
+measure_soup_pages (PageServer *server,
+                    GPtrArray  *paths,
+                    Run        *run)
+{
+  g_autoptr(GString) urls = g_string_new (NULL);
+  g_autofree char *urls_path = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { self_path, "--soup-child", NULL, NULL };
+  int fd;
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      g_autofree char *url = corpus_url (server, paths->pdata[i]);
 
       g_string_append_printf (urls, "%s\n", url);
     }
@@ -834,7 +928,7 @@ bench_resolve_pages (void)
   PageServer server = { NULL };
   Run warm_run = { .name = "warm-up: nearby resolve" };
   Run peer_run = { .name = "peer: metascraper, 4 at a time" };
-  Series floor_series, wide_series, cli_series, resolver_series, peer_series;
+  Series floor_series, wide_series, cli_series, resolver_series, soup_series, peer_series;
   gsize bytes = 0;
   gsize log_start;
 
@@ -848,6 +942,7 @@ bench_resolve_pages (void)
   series_init (&wide_series, "reference: curl --parallel-max 6");
   series_init (&cli_series, "nearby resolve --no-cache --json");
   series_init (&resolver_series, "NearbyResolver alone");
+  series_init (&soup_series, "libsoup alone, 2 per host");
   series_init (&peer_series, "peer: metascraper, 4 at a time");
 
   pages = bench_pages_write (dir, n_pages, extra);
@@ -879,18 +974,21 @@ bench_resolve_pages (void)
       Run wide_run = { .name = wide_series.name };
       Run cli_run = { .name = cli_series.name };
       Run resolver_run = { .name = resolver_series.name };
+      Run soup_run = { .name = soup_series.name };
 
       if (round % 2 == 0)
         measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
       measure_cli_pages (&server, pages, data_home, &cli_run);
       nearby_test_remove_tree (data_home);
       measure_resolver_pages (&server, pages, &resolver_run);
+      measure_soup_pages (&server, paths, &soup_run);
       measure_curl_pages (&server, paths, 6, &wide_run);
       if (round % 2 == 1)
         measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
 
       series_add (&cli_series, &cli_run, &floor_run);
       series_add (&resolver_series, &resolver_run, &floor_run);
+      series_add (&soup_series, &soup_run, &floor_run);
       series_add (&wide_series, &wide_run, &floor_run);
       series_add (&floor_series, &floor_run, &floor_run);
     }
@@ -914,6 +1012,7 @@ bench_resolve_pages (void)
   print_series (&wide_series);
   print_series (&cli_series);
   print_series (&resolver_series);
+  print_series (&soup_series);
   if (peer_series.output != NULL)
     {
       print_series (&peer_series);
@@ -933,6 +1032,7 @@ bench_resolve_pages (void)
   series_clear (&wide_series);
   series_clear (&cli_series);
   series_clear (&resolver_series);
+  series_clear (&soup_series);
   series_clear (&peer_series);
   /* For profiling a program against the same corpus: python3 -m http.server -d DIR */
   if (g_getenv ("BENCH_RESOLVE_KEEP_CORPUS") != NULL)
@@ -947,6 +1047,8 @@ main (int   argc,
 {
   if (argc == 3 && g_str_equal (argv[1], "--resolve-child"))
     return resolve_child (argv[2]);
+  if (argc == 3 && g_str_equal (argv[1], "--soup-child"))
+    return soup_child (argv[2]);
 
   self_path = g_canonicalize_filename (argv[0], NULL);
   g_test_init (&argc, &argv, NULL);
