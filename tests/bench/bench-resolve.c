@@ -24,11 +24,14 @@
  *
  * Page mode (/bench/resolve-pages): BENCH_RESOLVE_CORPUS_PAGES (130) pages of real shapes,
  * 20 – 200 KiB each (bench-pages.c), and every page of tests/data/pages, served by
- * `python3 -m http.server` on 127.0.0.1 as in issue 14. One run each of curl (the floor, with
- * the resolver's 2 connections to one host, and with 6), `nearby resolve`, the resolver alone,
- * and the peer, metascraper in Node.js (bench_resolve_metascraper.mjs, 4 pages at a time, from
- * BENCH_RESOLVE_METASCRAPER_DIR or ~/.cache/nearby-bench/metascraper; skipped with a line when
- * it is not installed), then how often Nearby and metascraper agree on titles and descriptions.
+ * `python3 -m http.server` on 127.0.0.1 as in issue 14. A first `nearby resolve`, not measured,
+ * says which requests Nearby makes; then BENCH_RESOLVE_ROUNDS (7) rounds of curl over those
+ * requests (the floor, with the resolver's 2 connections to one host, and with 6),
+ * `nearby resolve`, the resolver alone and libsoup alone; then once the peer, metascraper in
+ * Node.js (bench_resolve_metascraper.mjs, 4 pages at a time, from BENCH_RESOLVE_METASCRAPER_DIR
+ * or ~/.cache/nearby-bench/metascraper; skipped with a line when it is not installed), and how
+ * often Nearby and metascraper agree on titles and descriptions. BENCH_RESOLVE_KEEP_CORPUS keeps
+ * the corpus for profiling.
  */
 
 #include "config.h"
@@ -614,47 +617,14 @@ measure_cli_pages (PageServer *server,
   run->requests = page_server_take_requests (server);
 }
 
-/* The resolver alone, without the CLI's history and printing: this program as its child. */
-static void
-measure_resolver_pages (PageServer *server,
-                        GPtrArray  *pages,
-                        Run        *run)
+/* A temporary file of the URLs of @paths, one a line, for a child to read. */
+static char *
+write_urls (PageServer *server,
+            GPtrArray  *paths)
 {
   g_autoptr(GString) urls = g_string_new (NULL);
   g_autofree char *urls_path = NULL;
   g_autoptr(GError) error = NULL;
-  const char *argv[] = { self_path, "--resolve-child", NULL, NULL };
-  int fd;
-
-  for (guint i = 0; i < pages->len; i++)
-    {
-      g_autofree char *url = corpus_url (server, ((BenchPage *) pages->pdata[i])->path);
-
-      g_string_append_printf (urls, "%s\n", url);
-    }
-  fd = g_file_open_tmp ("bench-resolve-urls-XXXXXX", &urls_path, &error);
-  g_assert_no_error (error);
-  close (fd);
-  g_file_set_contents (urls_path, urls->str, urls->len, &error);
-  g_assert_no_error (error);
-  argv[2] = urls_path;
-
-  page_server_take_requests (server);
-  run_child (NULL, argv, run);
-  run->requests = page_server_take_requests (server);
-  g_unlink (urls_path);
-}
-
-/* libsoup alone over @paths, the requests Nearby made (see soup_child). */
-static void
-measure_soup_pages (PageServer *server,
-                    GPtrArray  *paths,
-                    Run        *run)
-{
-  g_autoptr(GString) urls = g_string_new (NULL);
-  g_autofree char *urls_path = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *argv[] = { self_path, "--soup-child", NULL, NULL };
   int fd;
 
   for (guint i = 0; i < paths->len; i++)
@@ -668,12 +638,39 @@ measure_soup_pages (PageServer *server,
   close (fd);
   g_file_set_contents (urls_path, urls->str, urls->len, &error);
   g_assert_no_error (error);
-  argv[2] = urls_path;
 
+  return g_steal_pointer (&urls_path);
+}
+
+/* @argv, whose NULL slot is given the file of the URLs of @paths, counting its requests. */
+static void
+measure_with_urls (PageServer  *server,
+                   const char **argv,
+                   guint        urls_slot,
+                   GPtrArray   *paths,
+                   Run         *run)
+{
+  g_autofree char *urls_path = write_urls (server, paths);
+
+  argv[urls_slot] = urls_path;
   page_server_take_requests (server);
   run_child (NULL, argv, run);
   run->requests = page_server_take_requests (server);
   g_unlink (urls_path);
+}
+
+/* This program as its child: the resolver alone over @page_paths, without the CLI's history and
+ * printing (--resolve-child), or libsoup alone over the requests the resolver made (--soup-child,
+ * see soup_child). */
+static void
+measure_child_pages (PageServer *server,
+                     const char *mode,
+                     GPtrArray  *paths,
+                     Run        *run)
+{
+  const char *argv[] = { self_path, mode, NULL, NULL };
+
+  measure_with_urls (server, argv, 2, paths, run);
 }
 
 /* Where `npm install --prefix DIR metascraper …` put the peer, or NULL and why not. */
@@ -709,37 +706,17 @@ find_metascraper (char **node,
 
 static void
 measure_metascraper (PageServer *server,
-                     GPtrArray  *pages,
+                     GPtrArray  *page_paths,
                      const char *node,
                      const char *modules_dir,
                      Run        *run)
 {
-  g_autoptr(GString) urls = g_string_new (NULL);
-  g_autofree char *urls_path = NULL;
   g_autofree char *script = g_test_build_filename (G_TEST_DIST, "bench",
                                                    "bench_resolve_metascraper.mjs", NULL);
   g_autofree char *concurrency = g_strdup_printf ("%u", PAGES_CONCURRENCY);
-  g_autoptr(GError) error = NULL;
   const char *argv[] = { node, script, modules_dir, NULL, concurrency, NULL };
-  int fd;
 
-  for (guint i = 0; i < pages->len; i++)
-    {
-      g_autofree char *url = corpus_url (server, ((BenchPage *) pages->pdata[i])->path);
-
-      g_string_append_printf (urls, "%s\n", url);
-    }
-  fd = g_file_open_tmp ("bench-resolve-urls-XXXXXX", &urls_path, &error);
-  g_assert_no_error (error);
-  close (fd);
-  g_file_set_contents (urls_path, urls->str, urls->len, &error);
-  g_assert_no_error (error);
-  argv[3] = urls_path;
-
-  page_server_take_requests (server);
-  run_child (NULL, argv, run);
-  run->requests = page_server_take_requests (server);
-  g_unlink (urls_path);
+  measure_with_urls (server, argv, 3, page_paths, run);
 }
 
 /* url -> JsonObject of each line of a run's output */
@@ -923,6 +900,7 @@ bench_resolve_pages (void)
   g_autofree char *modules_dir = NULL;
   g_autoptr(GPtrArray) pages = NULL;
   g_autoptr(GPtrArray) paths = NULL;
+  g_autoptr(GPtrArray) page_paths = g_ptr_array_new ();
   guint n_pages = bench_env_uint ("BENCH_RESOLVE_CORPUS_PAGES", 130);
   guint rounds = MAX (bench_env_uint ("BENCH_RESOLVE_ROUNDS", 7), 1);
   PageServer server = { NULL };
@@ -953,6 +931,7 @@ bench_resolve_pages (void)
 
       if (g_stat (path, &st) == 0)
         bytes += st.st_size;
+      g_ptr_array_add (page_paths, ((BenchPage *) pages->pdata[i])->path);
     }
   page_server_start (&server, dir);
   modules_dir = find_metascraper (&node, &why_not);
@@ -980,8 +959,8 @@ bench_resolve_pages (void)
         measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
       measure_cli_pages (&server, pages, data_home, &cli_run);
       nearby_test_remove_tree (data_home);
-      measure_resolver_pages (&server, pages, &resolver_run);
-      measure_soup_pages (&server, paths, &soup_run);
+      measure_child_pages (&server, "--resolve-child", page_paths, &resolver_run);
+      measure_child_pages (&server, "--soup-child", paths, &soup_run);
       measure_curl_pages (&server, paths, 6, &wide_run);
       if (round % 2 == 1)
         measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
@@ -999,7 +978,7 @@ bench_resolve_pages (void)
     {
       Run median_floor = { .wall_seconds = bench_percentile (floor_series.wall, 50) };
 
-      measure_metascraper (&server, pages, node, modules_dir, &peer_run);
+      measure_metascraper (&server, page_paths, node, modules_dir, &peer_run);
       series_add (&peer_series, &peer_run, &median_floor);
     }
 
