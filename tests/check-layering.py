@@ -33,6 +33,7 @@ WEB_RANKS = {
     'nearby-page-meta': 2,
     'nearby-manifest': 2,
     'nearby-icon': 3,
+    'nearby-proxy-cache': 0,
     'nearby-resolver': 4,
 }
 
