@@ -15,6 +15,9 @@ G_BEGIN_DECLS
  * session's connections per host. */
 #define RESOLVER_IN_FLIGHT     4
 #define RESOLVER_CONNS_PER_HOST 2
+/* and its connections in all, MAX (in-flight × 2, 4): a look-up gives its slot back once its
+ * page is in, so icons and manifests are fetched beside the next pages. */
+#define RESOLVER_MAX_CONNS     8
 
 /* One run of a child: wall time, peak RSS and CPU from wait4(), its standard output. */
 typedef struct {
