@@ -329,16 +329,7 @@ server_callback (SoupServer        *server,
 
       nearby_test_respond (msg, 200, "application/manifest+json", json, strlen (json));
     }
-  else if (g_str_has_prefix (path, "/stream/"))
-    {
-      g_autofree char *html = g_strdup_printf ("<html><head><title>Kiosk %s</title>"
-                                               "<link rel=icon href='/stream-icon/%s'></head></html>",
-                                               path + strlen ("/stream/"),
-                                               path + strlen ("/stream/"));
-
-      nearby_test_respond_html (msg, html);
-    }
-  else if (g_str_equal (path, "/icons/icon.png") || g_str_has_prefix (path, "/stream-icon/"))
+  else if (g_str_equal (path, "/icons/icon.png"))
     nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/icon.gif"))
     {
@@ -414,14 +405,6 @@ server_callback (SoupServer        *server,
       g_autofree char *next = n > 1 ? g_strdup_printf ("/chain/%u", (guint) n - 1) : g_strdup ("/good");
 
       nearby_test_redirect (msg, n % 2 ? 301 : 307, next);
-    }
-  else if (g_str_equal (path, "/closing"))
-    {
-      /* A connection not kept: the next request to this site is a new one, which is when
-       * libsoup applies the proxy settings of the moment. */
-      nearby_test_respond_html (msg, "<title>Straight to the site</title>");
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "Connection", "close");
     }
   else if (g_str_equal (path, "/to-file"))
     nearby_test_redirect (msg, 302, "file:///etc/passwd");
@@ -1006,72 +989,6 @@ test_proxy (void)
 }
 
 static void
-proxy_callback (SoupServer        *server,
-                SoupServerMessage *msg,
-                const char        *path,
-                GHashTable        *query,
-                gpointer           user_data)
-{
-  nearby_test_respond_html (msg, "<title>Through the proxy</title>");
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                "Connection", "close");
-}
-
-/* The proxy the user turns on in GNOME's settings holds from the next look-up on, and off
- * again, though the resolver keeps the system's answers for a while. */
-static void
-test_proxy_settings_change (void)
-{
-  g_autoptr(NearbyResolver) resolver = NULL;
-  g_autoptr(SoupServer) proxy_server = NULL;
-  g_autoptr(GSettings) settings = NULL;
-  g_autoptr(GSettings) http_settings = NULL;
-  g_autoptr(NearbyPage) before = NULL;
-  g_autoptr(NearbyPage) proxied = NULL;
-  g_autoptr(NearbyPage) proxied_again = NULL;
-  g_autoptr(NearbyPage) after = NULL;
-  const char *no_hosts[] = { NULL };
-
-  /* main() asks for it; glib-networking or the schema may be missing */
-  if (!g_str_equal (G_OBJECT_TYPE_NAME (g_proxy_resolver_get_default ()), "GProxyResolverGnome"))
-    {
-      g_test_skip ("GNOME's proxy resolver (glib-networking, gsettings-desktop-schemas) is not "
-                   "available");
-      return;
-    }
-
-  proxy_server = soup_server_new ("server-header", "test-proxy", NULL);
-  soup_server_add_handler (proxy_server, NULL, proxy_callback, NULL, NULL);
-  settings = g_settings_new ("org.gnome.system.proxy");
-  http_settings = g_settings_get_child (settings, "http");
-  g_settings_set_strv (settings, "ignore-hosts", no_hosts);
-  g_settings_set_string (http_settings, "host", "127.0.0.1");
-  g_settings_set_int (http_settings, "port", (int) nearby_test_server_listen (proxy_server, 0));
-
-  resolver = make_resolver (4);
-  before = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
-  g_assert_cmpstr (before->title, ==, "Straight to the site");
-
-  g_settings_set_string (settings, "mode", "manual");
-  proxied = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT,
-                     NEARBY_RESOLVE_FLAGS_REFRESH);
-  g_assert_no_error (proxied->error);
-  g_assert_cmpstr (proxied->title, ==, "Through the proxy");
-  proxied_again = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT,
-                           NEARBY_RESOLVE_FLAGS_REFRESH);
-  g_assert_cmpstr (proxied_again->title, ==, "Through the proxy");
-
-  g_settings_set_string (settings, "mode", "none");
-  after = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
-  g_assert_cmpstr (after->title, ==, "Straight to the site");
-
-  g_settings_reset (settings, "ignore-hosts");
-  g_settings_reset (http_settings, "host");
-  g_settings_reset (http_settings, "port");
-  soup_server_disconnect (proxy_server);
-}
-
-static void
 test_content_types (void)
 {
   g_autoptr(NearbyPage) json = resolve_explicit ("/json");
@@ -1416,53 +1333,6 @@ test_dedup_and_priority (void)
   g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
 }
 
-/* Many objects of one site heard at once, each with its page and its icon: the look-ups started
- * first finish first, rather than every icon waiting behind every newer page. */
-static void
-test_one_site_stream (void)
-{
-  g_autoptr(NearbyResolver) resolver = make_resolver (4);
-  GAsyncResult *results[40] = { NULL };
-  guint first_icon = G_MAXUINT;
-  guint last_page = 0;
-
-  g_ptr_array_set_size (fx.order, 0);
-  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/stream/%u", i);
-      g_autofree char *url = url_for (path);
-
-      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
-                                     NEARBY_RESOLVE_FLAGS_REFRESH, 8, NULL,
-                                     on_resolved, &results[i]);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
-    WAIT_UNTIL (results[i] != NULL);
-
-  for (guint i = 0; i < fx.order->len; i++)
-    {
-      const char *path = g_ptr_array_index (fx.order, i);
-
-      if (g_str_equal (path, "/stream-icon/0"))
-        first_icon = i;
-      else if (g_str_equal (path, "/stream/39"))
-        last_page = i;
-    }
-  g_assert_cmpuint (first_icon, <, last_page);
-
-  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[i], &error);
-      g_autofree char *title = g_strdup_printf ("Kiosk %u", i);
-
-      g_assert_no_error (error);
-      g_assert_cmpstr (page->title, ==, title);
-      g_assert_nonnull (page->icon);
-      g_object_unref (results[i]);
-    }
-}
-
 static void
 test_cancel (void)
 {
@@ -1499,10 +1369,6 @@ main (int   argc,
   g_autofree char *key_file = NULL;
   int status;
 
-  /* GNOME's proxy resolver, as in a GNOME session, reading the tests' in-memory settings
-   * (/resolver/proxy-settings-change); in mode "none" it sends everything direct. */
-  g_setenv ("GIO_USE_PROXY_RESOLVER", "gnome", TRUE);
-  g_setenv ("XDG_CURRENT_DESKTOP", "GNOME", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   fx.hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1538,9 +1404,7 @@ main (int   argc,
   g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
   g_test_add_func ("/resolver/slow-icon-host", test_slow_icon_host);
-  g_test_add_func ("/resolver/one-site-stream", test_one_site_stream);
   g_test_add_func ("/resolver/proxy", test_proxy);
-  g_test_add_func ("/resolver/proxy-settings-change", test_proxy_settings_change);
   g_test_add_func ("/resolver/content-types", test_content_types);
   g_test_add_func ("/resolver/sniffing", test_sniffing);
   g_test_add_func ("/resolver/statuses", test_statuses);

@@ -333,11 +333,8 @@ job_send (NearbyResolverJob *job)
     priority = SOUP_MESSAGE_PRIORITY_NORMAL;
   else
     priority = SOUP_MESSAGE_PRIORITY_LOW;
-  /* A page's manifest and icons go before the pages of look-ups not started yet: its row gets
-   * its title only once they are in, and behind a stream of newcomers on one host (a fleet of
-   * kiosks on one site) they would otherwise wait for as long as new pages keep coming. */
-  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE && priority < SOUP_MESSAGE_PRIORITY_VERY_HIGH)
-    priority++;
+  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE && priority > SOUP_MESSAGE_PRIORITY_VERY_LOW)
+    priority--;
   soup_message_set_priority (job->message, priority);
 
   g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), job);
