@@ -160,3 +160,63 @@ nearby_advert_decode (GVariant          *service_data,
 
   return decode_manufacturer_data (manufacturer_data, frames, n_frames);
 }
+
+#define AD_TYPE_SERVICE_DATA16    0x16
+#define AD_TYPE_MANUFACTURER_DATA 0xFF
+
+guint
+nearby_advert_decode_payload (const guint8      *payload,
+                              gsize              len,
+                              NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES])
+{
+  guint n_frames = 0;
+  gsize pos = 0;
+
+  while (pos < len && n_frames < NEARBY_ADVERT_MAX_FRAMES)
+    {
+      gsize ad_len = payload[pos];
+      const guint8 *value = payload + pos + 2;
+      gsize value_len;
+      NearbyAdvertFrame *advert = &frames[n_frames];
+      guint16 id;
+
+      /* Zeros pad a legacy advertisement to its 31 bytes. */
+      if (ad_len == 0)
+        {
+          pos++;
+          continue;
+        }
+      if (ad_len > len - pos - 1)
+        break;
+      pos += 1 + ad_len;
+
+      value_len = ad_len - 1;
+      if (value_len < 2)
+        continue;
+      id = (guint16) (value[0] | value[1] << 8);
+
+      if (value[-1] == AD_TYPE_SERVICE_DATA16
+          && (id == NEARBY_UUID16_EDDYSTONE || id == NEARBY_UUID16_URIBEACON))
+        {
+          nearby_frame_decode_service_data (id, value + 2, value_len - 2, &advert->frame);
+          if (advert->frame.service_uuid == 0)
+            advert->frame.service_uuid = id;
+        }
+      else if (value[-1] == AD_TYPE_MANUFACTURER_DATA && id == NEARBY_COMPANY_APPLE)
+        {
+          nearby_frame_decode_manufacturer_data (id, value + 2, value_len - 2, &advert->frame);
+          advert->frame.service_uuid = 0;
+        }
+      else
+        continue;
+
+      if (advert->frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
+        continue;
+
+      advert->raw = value + 2;
+      advert->raw_len = value_len - 2;
+      n_frames++;
+    }
+
+  return n_frames;
+}

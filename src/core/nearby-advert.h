@@ -27,4 +27,12 @@ guint nearby_advert_decode (GVariant          *service_data,
                             GVariant          *manufacturer_data,
                             NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES]);
 
+/* The same frames from the AD structures of an advertising report as the controller passed it
+ * on (a capture's), so that a capture shows what a live scan of the same radio would: service
+ * data of the Eddystone and UriBeacon UUIDs, Apple's manufacturer data. A structure that runs
+ * past the end ends the walk; the frames before it are kept. */
+guint nearby_advert_decode_payload (const guint8      *payload,
+                                    gsize              len,
+                                    NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES]);
+
 G_END_DECLS
