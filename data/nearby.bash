@@ -10,8 +10,8 @@ _nearby_app_options='--help --help-all --help-gapplication --demo --replay --spe
 _nearby_decode_options='--help --service-data --pretty'
 _nearby_encode_options='--help --tx-power --invisible --json'
 _nearby_resolve_options='--help --json --no-cache --automatic --timeout'
-_nearby_scan_options='--help --json --duration --all --adapter --expiry --from --min-rssi
-  --protocol --address --url-contains'
+_nearby_scan_options='--help --json --duration --all --adapter --expiry --from --speed
+  --min-rssi --protocol --address --url-contains'
 _nearby_advertise_options='--help --uribeacon --tx-power --duration --adapter'
 
 # COMPREPLY: what compgen gives for these arguments, one word a line.

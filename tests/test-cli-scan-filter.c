@@ -204,6 +204,58 @@ test_bad_lines (void)
   nearby_test_remove_tree (dir);
 }
 
+/* A btsnoop capture (an Android phone's HCI snoop log) converts to the JSON Lines --json writes,
+ * which read back as they came out; its bad record is said with its number. */
+static void
+test_btsnoop (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "capture-street.btsnoop",
+                                                 NULL);
+  g_autofree char *expected_err = g_strdup_printf ("nearby scan: %s: record 13: the event says 48 "
+                                                   "bytes of parameters, the record holds 2\n",
+                                                   path);
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "scan", "--from", path, "--json",
+                                                         NULL);
+  g_autoptr(NearbyTestRun) again = NULL;
+  g_autoptr(NearbyTestRun) paced = NULL;
+  g_autoptr(NearbyTestRun) table = NULL;
+  g_autoptr(GPtrArray) objects = NULL;
+  JsonObject *object;
+
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_cmpstr (run->err, ==, expected_err);
+  objects = nearby_test_parse_json_lines (run->out);
+  /* Four rounds of the three beacons with a URL (the iBeacon and the TLM frames need --all). */
+  g_assert_cmpuint (objects->len, ==, 12);
+  object = g_ptr_array_index (objects, 0);
+  g_assert_cmpstr (json_object_get_string_member (object, "time"), ==, "2026-05-04T12:00:00.005Z");
+  g_assert_cmpstr (json_object_get_string_member (object, "address"), ==, "C0:FF:EE:00:00:01");
+  g_assert_cmpint (json_object_get_int_member (object, "rssi"), ==, -58);
+  g_assert_cmpstr (json_object_get_string_member (object, "uuid"), ==, "feaa");
+  g_assert_cmpstr (json_object_get_string_member (object, "raw"), ==,
+                   "10ec036578616d706c65006d757365756d");
+  g_assert_cmpstr (json_object_get_string_member (object, "url"), ==,
+                   "https://example.com/museum");
+  object = g_ptr_array_index (objects, 2);
+  g_assert_cmpstr (json_object_get_string_member (object, "address"), ==, "5A:3B:00:00:00:02");
+  g_assert_cmpstr (json_object_get_string_member (object, "url"), ==,
+                   "https://example.org/bus/12");
+
+  /* The conversion is a capture of Nearby's own. */
+  again = nearby_test_run_nearby (run->out, "scan", "--from", "-", "--json", NULL);
+  g_assert_cmpint (again->status, ==, 0);
+  g_assert_cmpstr (again->out, ==, run->out);
+
+  /* At ten times its pace it shows the same. */
+  paced = nearby_test_run_nearby (NULL, "scan", "--from", path, "--json", "--speed", "10", NULL);
+  g_assert_cmpstr (paced->out, ==, run->out);
+
+  /* --all shows the iBeacon and the museum's telemetry too. */
+  table = nearby_test_run_nearby (NULL, "scan", "--from", path, "--all", NULL);
+  g_assert_nonnull (strstr (table->out, "D4:00:00:00:00:04  iBeacon f7826da64fa24e988024bc5b71e0893e 100/7"));
+  g_assert_nonnull (strstr (table->out, "C0:FF:EE:00:00:01  Eddystone-TLM 2950 mV"));
+}
+
 /* A value that is not one gets an error naming the option, and nothing is shown. */
 static void
 test_usage_errors (void)
@@ -222,6 +274,7 @@ test_usage_errors (void)
     { "--address", "C0-FF-EE-00-00-01", "nearby scan: --address takes a Bluetooth address" },
     { "--address", "G0:FF:EE:00:00:01", "nearby scan: --address takes a Bluetooth address" },
     { "--url-contains", "", "nearby scan: --url-contains takes some text" },
+    { "--speed", "-1", "nearby scan: --speed must be 0 (as fast as possible) or more" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -235,6 +288,14 @@ test_usage_errors (void)
       g_assert_cmpstr (run->out, ==, "");
       g_assert_true (g_str_has_prefix (run->err, cases[i].message));
     }
+
+  /* Pace is for a capture. */
+  {
+    g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "scan", "--speed", "2", NULL);
+
+    g_assert_cmpint (run->status, ==, 2);
+    g_assert_true (g_str_has_prefix (run->err, "nearby scan: --speed goes with --from"));
+  }
 
   /* A capture is not a scan. */
   {
@@ -269,6 +330,7 @@ main (int   argc,
   g_test_add_func ("/cli/scan-filter/json", test_filter_json);
   g_test_add_func ("/cli/scan-filter/stdin", test_filter_stdin);
   g_test_add_func ("/cli/scan-filter/bad-lines", test_bad_lines);
+  g_test_add_func ("/cli/scan-filter/btsnoop", test_btsnoop);
   g_test_add_func ("/cli/scan-filter/usage-errors", test_usage_errors);
 
   status = g_test_run ();

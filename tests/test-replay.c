@@ -202,6 +202,75 @@ test_speed (void)
   recorder_clear (&recorder);
 }
 
+/* An Android HCI snoop log plays as a capture of Nearby's own does: its beacons' reports, in
+ * order, at its pace; the record cut short is said with its number, and what follows plays. */
+static void
+test_btsnoop (void)
+{
+  Recorder recorder;
+  g_autoptr(NearbyReplay) replay = NULL;
+  gint64 started;
+
+  recorder_init (&recorder);
+  replay = replay_for ("capture-street.btsnoop", 10.0, &recorder);
+  started = g_get_monotonic_time ();
+  nearby_replay_start (replay);
+  wait_until_done (replay);
+
+  g_assert_cmpint (nearby_source_get_state (NEARBY_SOURCE (replay)), ==,
+                   NEARBY_SOURCE_STATE_FINISHED);
+  /* Four rounds of five beacon frames; the phone, the watch and the lamp are no beacons. */
+  g_assert_cmpuint (recorder.addresses->len, ==, 20);
+  g_assert_cmpstr (recorder.addresses->pdata[0], ==, "C0:FF:EE:00:00:01");
+  g_assert_cmpstr (recorder.addresses->pdata[1], ==, "00:1A:7D:DA:71:13");
+  g_assert_cmpstr (recorder.addresses->pdata[2], ==, "D4:00:00:00:00:04");
+  g_assert_cmpstr (recorder.addresses->pdata[3], ==, "C0:FF:EE:00:00:01");
+  /* The bus stop's advertisement, whole from its two pieces. */
+  g_assert_cmpstr (recorder.addresses->pdata[4], ==, "5A:3B:00:00:00:02");
+  g_assert_cmpint (g_array_index (recorder.kinds, int, 0), ==, NEARBY_FRAME_KIND_URL);
+  g_assert_cmpint (g_array_index (recorder.kinds, int, 2), ==, NEARBY_FRAME_KIND_IBEACON);
+  g_assert_cmpint (g_array_index (recorder.kinds, int, 3), ==, NEARBY_FRAME_KIND_TLM);
+  g_assert_cmpint (g_array_index (recorder.kinds, int, 4), ==, NEARBY_FRAME_KIND_URL);
+  g_assert_cmpint (g_array_index (recorder.rssi, int, 0), ==, -58);
+  g_assert_cmpint (g_array_index (recorder.rssi, int, 5), ==, -59);
+  g_assert_cmpint (g_array_index (recorder.rssi, int, 4), ==, -67);
+
+  g_assert_cmpuint (recorder.error_lines->len, ==, 1);
+  g_assert_cmpuint (g_array_index (recorder.error_lines, guint, 0), ==, 13);
+  g_assert_cmpstr (recorder.error_messages->pdata[0], ==,
+                   "record 13: the event says 48 bytes of parameters, the record holds 2");
+  g_assert_cmpuint (nearby_replay_get_n_errors (replay), ==, 1);
+
+  /* 1.62 s of capture at ten times its pace: not sooner than 162 ms. */
+  g_assert_cmpint (g_array_index (recorder.emitted_at, gint64, 19) - started, >=, 162000);
+  recorder_clear (&recorder);
+}
+
+/* A file that says it is a btsnoop capture but of a datalink without HCI is an error of the
+ * whole replay, said in a sentence. */
+static void
+test_btsnoop_unknown_datalink (void)
+{
+  g_autofree char *dir = nearby_test_make_temp_dir ("replay-btsnoop-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "ethernet.btsnoop", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(NearbyReplay) replay = NULL;
+  g_autofree char *message = NULL;
+
+  g_assert_true (g_file_set_contents (path, "btsnoop\0\0\0\0\1\0\0\0\1", 16, NULL));
+  replay = nearby_replay_new (file);
+  nearby_replay_start (replay);
+  WAIT_UNTIL (replay_is_done (replay));
+
+  g_assert_cmpint (nearby_source_get_state (NEARBY_SOURCE (replay)), ==,
+                   NEARBY_SOURCE_STATE_ERROR);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (replay));
+  g_assert_cmpstr (message, ==,
+                   "Could not read the capture: btsnoop datalink 1 is not known: Nearby reads "
+                   "1001 (HCI), 1002 (HCI UART) and 2001 (Linux monitor)");
+  nearby_test_remove_tree (dir);
+}
+
 static void
 test_bad_lines (void)
 {
@@ -452,6 +521,8 @@ main (int   argc,
 
   g_test_add_func ("/replay/good-capture", test_good_capture);
   g_test_add_func ("/replay/speed", test_speed);
+  g_test_add_func ("/replay/btsnoop", test_btsnoop);
+  g_test_add_func ("/replay/btsnoop-unknown-datalink", test_btsnoop_unknown_datalink);
   g_test_add_func ("/replay/bad-lines", test_bad_lines);
   g_test_add_func ("/replay/empty-file", test_empty_file);
   g_test_add_func ("/replay/missing-file", test_missing_file);

@@ -20,6 +20,7 @@
 #include "nearby-cli-scan-filter.h"
 #include "nearby-cli-scan-table.h"
 #include "nearby-frame-json.h"
+#include "nearby-btsnoop.h"
 #include "nearby-hex.h"
 #include "nearby-replay.h"
 #include "nearby-scanner.h"
@@ -42,6 +43,10 @@ typedef struct {
   gboolean               interactive;
   gboolean               faint;     /* fading rows are shown faint */
   double                 duration_s;
+  double                 speed;     /* --from: 0 as fast as possible, 1 at the captured pace */
+  gboolean               paced;
+  gint64                 capture_origin_us;
+  gint64                 pace_origin_us;
   int                    exit_code;
   gboolean               scanning_started;
   gboolean               stopping;
@@ -248,8 +253,105 @@ on_sighting (NearbySource         *source,
     finish (context, NEARBY_EXIT_OK);
 }
 
-/* --from: the capture is read to its end at once (a filter over it, not a replay at its pace),
- * and each sighting keeps the time it was captured. */
+/* With --speed, waits until @sighting is due at the capture's pace. */
+static void
+keep_pace (ScanContext          *context,
+           const NearbySighting *sighting)
+{
+  gint64 wait_us;
+
+  if (context->speed <= 0)
+    return;
+
+  if (!context->paced)
+    {
+      context->paced = TRUE;
+      context->capture_origin_us = sighting->time_us;
+      context->pace_origin_us = g_get_monotonic_time ();
+    }
+
+  wait_us = context->pace_origin_us
+            + (gint64) ((sighting->time_us - context->capture_origin_us) / context->speed)
+            - g_get_monotonic_time ();
+  if (wait_us > 0)
+    g_usleep ((gulong) wait_us);
+}
+
+/* Shows a sighting of a capture on the capture's own clock. FALSE when stdout is gone. */
+static gboolean
+show_captured (ScanContext          *context,
+               const NearbySighting *sighting)
+{
+  keep_pace (context, sighting);
+
+  /* What left before this sighting has left the table. */
+  if (sighting->time_us - context->table_time_us >= G_USEC_PER_SEC)
+    nearby_cli_scan_table_expire (context->table, sighting->time_us);
+  context->table_time_us = MAX (context->table_time_us, sighting->time_us);
+
+  return show_sighting (context, sighting);
+}
+
+/* A btsnoop capture, whole in memory: its advertising reports in file order. */
+static int
+scan_btsnoop (ScanContext  *context,
+              const char   *name,
+              GInputStream *stream)
+{
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NearbyBtsnoopReader) reader = NULL;
+  g_autoptr(GPtrArray) sightings =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_sighting_free);
+  gboolean any_bad = FALSE;
+
+  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL,
+                              &error) < 0)
+    {
+      g_printerr ("nearby scan: %s: %s\n", name, error->message);
+      return NEARBY_EXIT_FAILED;
+    }
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
+
+  reader = nearby_btsnoop_reader_new (bytes, &error);
+  if (reader == NULL)
+    {
+      g_printerr ("nearby scan: %s: %s\n", name, error->message);
+      return NEARBY_EXIT_FAILED;
+    }
+
+  for (;;)
+    {
+      NearbyBtsnoopReport report;
+      g_autoptr(GError) record_error = NULL;
+
+      if (!nearby_btsnoop_reader_next (reader, &report, &record_error))
+        {
+          if (record_error == NULL)
+            break;
+          /* As a bad line: told, and the rest still counts. */
+          g_printerr ("nearby scan: %s: %s\n", name, record_error->message);
+          any_bad = TRUE;
+          continue;
+        }
+
+      g_ptr_array_set_size (sightings, 0);
+      nearby_replay_add_report_sightings (&report, sightings);
+      for (guint i = 0; i < sightings->len; i++)
+        if (!show_captured (context, sightings->pdata[i]))
+          return NEARBY_EXIT_OK;
+    }
+
+  if (!context->json)
+    print_table (context);
+
+  return any_bad ? NEARBY_EXIT_FAILED : NEARBY_EXIT_OK;
+}
+
+/* --from: the capture is read to its end at once (a filter over it, not a replay at its pace,
+ * unless --speed asks for one), and each sighting keeps the time it was captured. A capture is
+ * JSON Lines as --json writes them, or a btsnoop file. */
 static int
 scan_capture (ScanContext *context,
               const char  *path)
@@ -261,6 +363,8 @@ scan_capture (ScanContext *context,
   const char *name = from_stdin ? _("standard input") : path;
   guint line_number = 0;
   gboolean any_bad = FALSE;
+  const guint8 *start;
+  gsize available = 0;
 
   if (from_stdin)
     {
@@ -280,6 +384,16 @@ scan_capture (ScanContext *context,
     }
   lines = g_data_input_stream_new (stream);
   g_data_input_stream_set_newline_type (lines, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+
+  /* A read error here is said by the first line's read. */
+  while (g_buffered_input_stream_get_available (G_BUFFERED_INPUT_STREAM (lines))
+         < NEARBY_BTSNOOP_MAGIC_LEN)
+    if (g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (lines), NEARBY_BTSNOOP_MAGIC_LEN,
+                                      NULL, NULL) <= 0)
+      break;
+  start = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (lines), &available);
+  if (nearby_btsnoop_has_magic (start, available))
+    return scan_btsnoop (context, name, G_INPUT_STREAM (lines));
 
   for (;;)
     {
@@ -304,11 +418,7 @@ scan_capture (ScanContext *context,
           continue;
         }
 
-      /* The capture's own clock: what left before its last line has left the table. */
-      if (sighting->time_us - context->table_time_us >= G_USEC_PER_SEC)
-        nearby_cli_scan_table_expire (context->table, sighting->time_us);
-      context->table_time_us = MAX (context->table_time_us, sighting->time_us);
-      if (!show_sighting (context, sighting))
+      if (!show_captured (context, sighting))
         return NEARBY_EXIT_OK;
     }
 
@@ -492,6 +602,7 @@ nearby_cli_scan (int    argc,
   gboolean all = FALSE;
   double duration = NAN;  /* not given */
   double expiry = NEARBY_CLI_SCAN_EXPIRY_DEFAULT_S;
+  double speed = 0;
   ScanContext context = { 0 };
   const GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json,
@@ -507,8 +618,12 @@ nearby_cli_scan (int    argc,
       N_("Remove a device from the table when it has not been heard for SECONDS (default: 30)"),
       N_("SECONDS") },
     { "from", 'f', 0, G_OPTION_ARG_FILENAME, &from,
-      N_("Read a capture written by --json (- for standard input) instead of scanning"),
+      N_("Read a capture written by --json or a btsnoop capture (- for standard input) instead "
+         "of scanning"),
       N_("FILE") },
+    { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed,
+      N_("With --from: play the capture this many times faster than captured (default: 0, as "
+         "fast as possible)"), N_("FACTOR") },
     { "min-rssi", 0, 0, G_OPTION_ARG_STRING, &min_rssi,
       N_("Only sightings at least this strong, such as -70"), N_("DBM") },
     { "protocol", 0, 0, G_OPTION_ARG_STRING_ARRAY, &protocols,
@@ -526,7 +641,7 @@ nearby_cli_scan (int    argc,
     _("Scans for Eddystone, UriBeacon and iBeacon broadcasts over Bluetooth LE, or reads a "
       "capture.\n"
       "The filters apply to the table and to --json alike; each one given must match.\n"
-      "Exit status: 0 done, 1 a line of the capture was bad, 2 usage error, "
+      "Exit status: 0 done, 1 a line or record of the capture was bad, 2 usage error, "
       "3 Bluetooth unavailable."));
   g_option_context_add_main_entries (option_context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (option_context, &argc, &argv, &error))
@@ -541,6 +656,11 @@ nearby_cli_scan (int    argc,
     return nearby_cli_usage_error (option_context,
                                    _("--from reads a capture: --adapter and --duration are for "
                                      "scanning"));
+  if (!(speed >= 0 && speed <= 1e6))
+    return nearby_cli_usage_error (option_context,
+                                   _("--speed must be 0 (as fast as possible) or more"));
+  if (speed != 0 && from == NULL)
+    return nearby_cli_usage_error (option_context, _("--speed goes with --from"));
   if (!nearby_cli_scan_filter_init (&context.filter, all, min_rssi, protocols, addresses,
                                     url_contains, &filter_message))
     {
@@ -553,6 +673,7 @@ nearby_cli_scan (int    argc,
 
   context.json = json;
   context.duration_s = isnan (duration) ? 0 : duration;
+  context.speed = speed;
   context.table = nearby_cli_scan_table_new ((gint64) (expiry * G_USEC_PER_SEC), all);
   context.faint = nearby_cli_stdout_has_color ();
 

@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "nearby-advert.h"
 #include "nearby-hex.h"
 #include "nearby-replay.h"
 
@@ -22,6 +23,14 @@
  * lines are refused before they reach it, as are absurdly long ones. */
 #define MAX_LINE_DEPTH  16
 #define MAX_LINE_LENGTH 16384
+
+/* A btsnoop capture played as fast as it can be lets the main loop run between this many
+ * sightings. */
+#define BTSNOOP_BATCH 256
+
+/* What the scanner takes for a real RSSI; anything else is unknown. */
+#define RSSI_MIN (-127)
+#define RSSI_MAX 20
 
 struct _NearbyReplay
 {
@@ -46,6 +55,11 @@ struct _NearbyReplay
 
   /* The line waiting for its time to come, stamped with its capture time. */
   NearbySighting    *pending;
+
+  /* A btsnoop capture, read whole, and the sightings of its report being played. */
+  NearbyBtsnoopReader *reader;
+  GPtrArray         *report_sightings;
+  guint              report_next;
 
   guint              n_sightings;
   guint              n_errors;
@@ -78,6 +92,7 @@ static GParamSpec *properties[PROP_STATE];
 static guint signals[N_SIGNALS];
 
 static void read_next_line (NearbyReplay *self);
+static gboolean on_line_due (gpointer user_data);
 
 static void
 source_iface_init (NearbySourceInterface *iface)
@@ -93,14 +108,12 @@ set_state (NearbyReplay      *self,
                               message);
 }
 
+/* @message says where: "line 7: ..." or "record 7: ...". */
 static void
-report_line_error (NearbyReplay *self,
-                   const char   *reason)
+report_error (NearbyReplay *self,
+              guint         number,
+              const char   *message)
 {
-  g_autofree char *message = NULL;
-
-  /* Translators: "line 7: raw is not hexadecimal" */
-  message = g_strdup_printf (_("line %u: %s"), self->line_number, reason);
   g_debug ("%s", message);
 
   self->n_errors++;
@@ -111,8 +124,19 @@ report_line_error (NearbyReplay *self,
       g_ptr_array_add (self->errors, NULL);
     }
 
-  g_signal_emit (self, signals[LINE_ERROR], 0, self->line_number, message);
+  g_signal_emit (self, signals[LINE_ERROR], 0, number, message);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ERRORS]);
+}
+
+static void
+report_line_error (NearbyReplay *self,
+                   const char   *reason)
+{
+  g_autofree char *message = NULL;
+
+  /* Translators: "line 7: raw is not hexadecimal" */
+  message = g_strdup_printf (_("line %u: %s"), self->line_number, reason);
+  report_error (self, self->line_number, message);
 }
 
 static gpointer line_error (GError     **error,
@@ -324,6 +348,29 @@ nearby_replay_parse_line (const char  *line,
   return nearby_sighting_new (address, capture_us, (int) rssi, &frame, raw_data, raw_len);
 }
 
+guint
+nearby_replay_add_report_sightings (const NearbyBtsnoopReport *report,
+                                    GPtrArray                 *sightings)
+{
+  NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
+  guint n_frames;
+  int rssi = report->rssi;
+
+  g_return_val_if_fail (report != NULL, 0);
+  g_return_val_if_fail (sightings != NULL, 0);
+
+  if (rssi < RSSI_MIN || rssi > RSSI_MAX)
+    rssi = NEARBY_RSSI_UNKNOWN;
+
+  n_frames = nearby_advert_decode_payload (report->data, report->data_len, frames);
+  for (guint i = 0; i < n_frames; i++)
+    g_ptr_array_add (sightings, nearby_sighting_new (report->address, report->time_us, rssi,
+                                                     &frames[i].frame, frames[i].raw,
+                                                     frames[i].raw_len));
+
+  return n_frames;
+}
+
 static void
 emit_pending (NearbyReplay *self)
 {
@@ -333,6 +380,98 @@ emit_pending (NearbyReplay *self)
   self->n_sightings++;
   nearby_source_emit_sighting (NEARBY_SOURCE (self), sighting);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SIGHTINGS]);
+}
+
+/* Takes @sighting (stamped with its capture time) and emits it when its time comes. TRUE when
+ * it waits for that. */
+static gboolean
+schedule (NearbyReplay   *self,
+          NearbySighting *sighting)
+{
+  gint64 due_us;
+  gint64 wait_us;
+
+  if (!self->started)
+    {
+      self->started = TRUE;
+      self->capture_origin_us = sighting->time_us;
+      self->replay_origin_us = g_get_monotonic_time ();
+    }
+  self->last_capture_us = MAX (self->last_capture_us, sighting->time_us);
+  self->pending = sighting;
+
+  if (self->speed > 0)
+    {
+      due_us = self->replay_origin_us
+               + (gint64) ((self->pending->time_us - self->capture_origin_us) / self->speed);
+      wait_us = due_us - g_get_monotonic_time ();
+      if (wait_us > 0)
+        {
+          self->wait_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MIN (wait_us / 1000 + 1, G_MAXUINT),
+                                              on_line_due, self, NULL);
+          return TRUE;
+        }
+    }
+
+  emit_pending (self);
+  return FALSE;
+}
+
+/* The next sighting of the btsnoop capture, or NULL at its end; a record that cannot be read
+ * is reported on the way. */
+static NearbySighting *
+next_report_sighting (NearbyReplay *self)
+{
+  for (;;)
+    {
+      NearbyBtsnoopReport report;
+      g_autoptr(GError) error = NULL;
+
+      if (self->report_next < self->report_sightings->len)
+        return g_steal_pointer (&self->report_sightings->pdata[self->report_next++]);
+
+      g_ptr_array_set_size (self->report_sightings, 0);
+      self->report_next = 0;
+
+      if (nearby_btsnoop_reader_next (self->reader, &report, &error))
+        nearby_replay_add_report_sightings (&report, self->report_sightings);
+      else if (error != NULL)
+        report_error (self, nearby_btsnoop_reader_get_n_records (self->reader), error->message);
+      else
+        return NULL;
+    }
+}
+
+static gboolean on_batch_due (gpointer user_data);
+
+static void
+play_reports (NearbyReplay *self)
+{
+  for (guint i = 0; i < BTSNOOP_BATCH; i++)
+    {
+      NearbySighting *sighting = next_report_sighting (self);
+
+      if (sighting == NULL)
+        {
+          set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
+          return;
+        }
+      if (schedule (self, sighting))
+        return;
+    }
+
+  self->wait_id = g_idle_add (on_batch_due, self);
+}
+
+static gboolean
+on_batch_due (gpointer user_data)
+{
+  NearbyReplay *self = user_data;
+
+  self->wait_id = 0;
+  play_reports (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -356,8 +495,6 @@ on_line_read (GObject      *object,
   g_autoptr(NearbySighting) sighting = NULL;
   g_autofree char *line = NULL;
   NearbyReplay *self;
-  gint64 due_us;
-  gint64 wait_us;
 
   line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object), result, NULL, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -409,37 +546,88 @@ on_line_read (GObject      *object,
       return;
     }
 
-  if (!self->started)
-    {
-      self->started = TRUE;
-      self->capture_origin_us = sighting->time_us;
-      self->replay_origin_us = g_get_monotonic_time ();
-    }
-  self->last_capture_us = sighting->time_us;
-  self->pending = g_steal_pointer (&sighting);
-
-  if (self->speed > 0)
-    {
-      due_us = self->replay_origin_us
-               + (gint64) ((self->pending->time_us - self->capture_origin_us) / self->speed);
-      wait_us = due_us - g_get_monotonic_time ();
-      if (wait_us > 0)
-        {
-          self->wait_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MIN (wait_us / 1000 + 1, G_MAXUINT),
-                                              on_line_due, self, NULL);
-          return;
-        }
-    }
-
-  emit_pending (self);
-  read_next_line (self);
+  if (!schedule (self, g_steal_pointer (&sighting)))
+    read_next_line (self);
 }
 
 static void
 read_next_line (NearbyReplay *self)
 {
+  if (self->reader != NULL)
+    {
+      play_reports (self);
+      return;
+    }
+
   g_data_input_stream_read_line_async (self->input, G_PRIORITY_DEFAULT, self->cancellable,
                                        on_line_read, self);
+}
+
+static void
+on_capture_read (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  NearbyReplay *self;
+
+  if (g_output_stream_splice_finish (G_OUTPUT_STREAM (object), result, &error) < 0
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+
+  if (error == NULL)
+    {
+      bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (object));
+      self->reader = nearby_btsnoop_reader_new (bytes, &error);
+    }
+  if (self->reader == NULL)
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("Could not read the capture: %s"), error->message);
+
+      set_state (self, NEARBY_SOURCE_STATE_ERROR, message);
+      return;
+    }
+
+  set_state (self, NEARBY_SOURCE_STATE_SCANNING, NULL);
+  play_reports (self);
+}
+
+/* The first bytes say which kind of capture it is. */
+static void
+on_start_read (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GOutputStream) memory = NULL;
+  NearbyReplay *self;
+  const guint8 *start;
+  gsize available = 0;
+
+  if (g_buffered_input_stream_fill_finish (G_BUFFERED_INPUT_STREAM (object), result, &error) < 0
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = user_data;
+  /* A read error is said by the first line's read, as before. */
+  start = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (object), &available);
+  if (error != NULL || !nearby_btsnoop_has_magic (start, available))
+    {
+      set_state (self, NEARBY_SOURCE_STATE_SCANNING, NULL);
+      read_next_line (self);
+      return;
+    }
+
+  self->report_sightings = g_ptr_array_new_with_free_func ((GDestroyNotify) nearby_sighting_free);
+  memory = g_memory_output_stream_new_resizable ();
+  g_output_stream_splice_async (memory, G_INPUT_STREAM (self->input),
+                                G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE
+                                | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
+                                G_PRIORITY_DEFAULT, self->cancellable, on_capture_read, self);
 }
 
 static void
@@ -469,8 +657,9 @@ on_file_opened (GObject      *object,
 
   self->input = g_data_input_stream_new (G_INPUT_STREAM (stream));
   g_data_input_stream_set_newline_type (self->input, G_DATA_STREAM_NEWLINE_TYPE_ANY);
-  set_state (self, NEARBY_SOURCE_STATE_SCANNING, NULL);
-  read_next_line (self);
+  g_buffered_input_stream_fill_async (G_BUFFERED_INPUT_STREAM (self->input),
+                                      NEARBY_BTSNOOP_MAGIC_LEN, G_PRIORITY_DEFAULT,
+                                      self->cancellable, on_start_read, self);
 }
 
 void
@@ -573,6 +762,8 @@ nearby_replay_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_pointer (&self->state_message, g_free);
   g_clear_pointer (&self->pending, nearby_sighting_free);
+  g_clear_pointer (&self->reader, nearby_btsnoop_reader_free);
+  g_clear_pointer (&self->report_sightings, g_ptr_array_unref);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
 
   G_OBJECT_CLASS (nearby_replay_parent_class)->finalize (object);
@@ -668,7 +859,8 @@ nearby_replay_class_init (NearbyReplayClass *klass)
   g_object_class_override_property (object_class, PROP_STATE, "state");
   g_object_class_override_property (object_class, PROP_STATE_MESSAGE, "state-message");
 
-  /* A line was skipped: its number, and a message that starts with "line N: ". */
+  /* A line was skipped: its number, and a message that starts with "line N: ", or a record of a
+   * btsnoop capture: its number, and a message that starts with "record N: ". */
   signals[LINE_ERROR] =
     g_signal_new ("line-error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_STRING);

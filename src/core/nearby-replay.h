@@ -1,4 +1,5 @@
-/* nearby-replay.h: a NearbySource that plays back a capture written by `nearby scan --json`
+/* nearby-replay.h: a NearbySource that plays back a capture written by `nearby scan --json`, or
+ * a btsnoop capture (Android's HCI snoop log, `btmon -w`)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "nearby-btsnoop.h"
 #include "nearby-source.h"
 
 G_BEGIN_DECLS
@@ -18,7 +20,11 @@ G_DECLARE_FINAL_TYPE (NearbyReplay, nearby_replay, NEARBY, REPLAY, GObject)
  * "company_id"), re-decodes "raw" and emits a sighting per line at the original pace (scaled by
  * "speed"), stamped with the current time. Bad lines are skipped with a "line-error" (line
  * number, message such as "line 7: raw is not hexadecimal"). The state turns "finished" at the
- * end of the file, or "error" when the file cannot be read. */
+ * end of the file, or "error" when the file cannot be read.
+ *
+ * A file that starts with btsnoop's magic is a btsnoop capture: its advertising reports play
+ * instead, at the pace of their records' timestamps, and a record that cannot be read is a
+ * "line-error" with the record's number ("record 7: ..."). */
 NearbyReplay *nearby_replay_new          (GFile        *file);
 /* Starts reading; connect to "sighting" and "line-error" first. */
 void          nearby_replay_start        (NearbyReplay *self);
@@ -28,6 +34,11 @@ void          nearby_replay_start        (NearbyReplay *self);
  * ("raw is not hexadecimal") for a line that is not an advertisement. */
 NearbySighting *nearby_replay_parse_line (const char  *line,
                                           GError     **error);
+
+/* Appends to @sightings (of NearbySighting) one sighting per beacon frame of @report, stamped
+ * with its capture time, as a live scan of the same radio would have them. Returns how many. */
+guint nearby_replay_add_report_sightings (const NearbyBtsnoopReport *report,
+                                          GPtrArray                 *sightings);
 
 GFile        *nearby_replay_get_file     (NearbyReplay *self);
 /* 1.0 replays in real time, 2.0 twice as fast; 0 as fast as the file can be read. */
