@@ -18,6 +18,7 @@ nearby_test_packages="
   valgrind
   flatpak-builder
   mandoc
+  tshark
 "
 # What build-aux/runtime-libs needs to build the Flatpak runtime's libxml2 (CMake) and libsoup.
 nearby_runtime_packages="
@@ -48,6 +49,9 @@ nearby_install_packages () {
     exit 1
   fi
   $sudo_cmd apt-get update -qq
+  # tshark's package asks whether non-root users may capture: no, and without asking.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" \
+    | $sudo_cmd debconf-set-selections
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $missing
 }
