@@ -532,7 +532,7 @@ static const GOptionEntry app_options[] = {
   { "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Show made-up objects served from this computer, to try Nearby without beacons"), NULL },
   { "replay", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Replay a capture written by “nearby scan --json”"), N_("FILE") },
+    N_("Replay a capture written by “nearby scan --json”, or a btsnoop capture"), N_("FILE") },
   { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
     N_("With --replay: play this many times faster (0: as fast as possible)"), N_("FACTOR") },
   { "developer", 0, 0, G_OPTION_ARG_NONE, NULL,
