@@ -97,15 +97,24 @@ describe_state (NearbyScanner *scanner)
 static char *
 format_time (gint64 time_us)
 {
-  g_autoptr(GDateTime) date = g_date_time_new_from_unix_utc (time_us / G_USEC_PER_SEC);
-  g_autofree char *seconds = NULL;
+  /* A capture has many sightings a second: the date of the last second is kept. */
+  static gint64 last_second = G_MININT64;
+  static char *last_text = NULL;
+  gint64 second = time_us / G_USEC_PER_SEC;
 
-  if (date == NULL)
-    return g_strdup ("1970-01-01T00:00:00.000Z");
+  if (second != last_second)
+    {
+      g_autoptr(GDateTime) date = g_date_time_new_from_unix_utc (second);
 
-  seconds = g_date_time_format (date, "%Y-%m-%dT%H:%M:%S");
+      if (date == NULL)
+        return g_strdup ("1970-01-01T00:00:00.000Z");
 
-  return g_strdup_printf ("%s.%03dZ", seconds, (int) ((time_us % G_USEC_PER_SEC) / 1000));
+      g_free (last_text);
+      last_text = g_date_time_format (date, "%Y-%m-%dT%H:%M:%S");
+      last_second = second;
+    }
+
+  return g_strdup_printf ("%s.%03dZ", last_text, (int) ((time_us % G_USEC_PER_SEC) / 1000));
 }
 
 /* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */

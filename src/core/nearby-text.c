@@ -54,8 +54,20 @@ nearby_text_escape_for_terminal (const char *text)
   end = text + strlen (text);
   for (p = text; p < end;)
     {
-      gunichar c = g_utf8_get_char_validated (p, end - p);
+      const char *run = p;
+      gunichar c;
 
+      /* Printable ASCII, nearly all of a JSON line, needs no escape: a run is copied at once
+       * (a capture converted to JSON Lines spends its time here otherwise). */
+      while (p < end && *p >= 0x20 && *p < 0x7f)
+        p++;
+      if (p > run)
+        {
+          g_string_append_len (out, run, p - run);
+          continue;
+        }
+
+      c = g_utf8_get_char_validated (p, end - p);
       if (c == (gunichar) -1 || c == (gunichar) -2)
         {
           g_string_append_printf (out, "\\x%02x", (guchar) *p);
