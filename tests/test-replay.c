@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "btsnoop-writer.h"
 #include "nearby-object-list.h"
 #include "nearby-replay.h"
 #include "nearby-test-utils.h"
@@ -244,6 +245,46 @@ test_btsnoop (void)
   /* 1.62 s of capture at ten times its pace: not sooner than 162 ms. */
   g_assert_cmpint (g_array_index (recorder.emitted_at, gint64, 19) - started, >=, 162000);
   recorder_clear (&recorder);
+}
+
+/* 100 000 reports, a quarter of them beacons, play to their end as fast as they can. */
+static void
+test_btsnoop_large (void)
+{
+  g_autofree char *dir = nearby_test_make_temp_dir ("replay-btsnoop-XXXXXX");
+  g_autofree char *path = g_build_filename (dir, "large.btsnoop", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(NearbyReplay) replay = NULL;
+  NearbyTestBtsnoop *writer = nearby_test_btsnoop_new (NEARBY_BTSNOOP_DATALINK_HCI_UART);
+  static const guint8 lamp[] = { 0x02, 0x01, 0x06, 0x05, 0x09, 'L', 'a', 'm', 'p' };
+  guint8 beacon[31];
+  gsize beacon_len = nearby_test_ad_eddystone_url ("https://example.com/", -20, beacon);
+
+  for (guint i = 0; i < 25000; i++)
+    {
+      g_autoptr(GByteArray) event = nearby_test_le_event_new (NEARBY_BTSNOOP_LE_ADVERTISING_REPORT);
+      char address[18];
+
+      g_snprintf (address, sizeof address, "C0:FF:EE:00:%02X:%02X", i >> 8 & 0xff, i & 0xff);
+      nearby_test_le_event_add_legacy (event, 0x03, 0x01, address, beacon, beacon_len, -60);
+      for (guint j = 0; j < 3; j++)
+        nearby_test_le_event_add_legacy (event, 0x00, 0x00, "00:1A:7D:DA:71:13", lamp,
+                                         sizeof lamp, -80);
+      nearby_test_btsnoop_add_event (writer, G_GINT64_CONSTANT (1777896000000000) + i * 1000,
+                                     event);
+    }
+  g_assert_true (nearby_test_btsnoop_save (writer, path));
+
+  replay = nearby_replay_new (file);
+  nearby_replay_set_speed (replay, 0);
+  nearby_replay_start (replay);
+  WAIT_UNTIL (replay_is_done (replay));
+
+  g_assert_cmpint (nearby_source_get_state (NEARBY_SOURCE (replay)), ==,
+                   NEARBY_SOURCE_STATE_FINISHED);
+  g_assert_cmpuint (nearby_replay_get_n_sightings (replay), ==, 25000);
+  g_assert_cmpuint (nearby_replay_get_n_errors (replay), ==, 0);
+  nearby_test_remove_tree (dir);
 }
 
 /* A file that says it is a btsnoop capture but of a datalink without HCI is an error of the
@@ -522,6 +563,7 @@ main (int   argc,
   g_test_add_func ("/replay/good-capture", test_good_capture);
   g_test_add_func ("/replay/speed", test_speed);
   g_test_add_func ("/replay/btsnoop", test_btsnoop);
+  g_test_add_func ("/replay/btsnoop-large", test_btsnoop_large);
   g_test_add_func ("/replay/btsnoop-unknown-datalink", test_btsnoop_unknown_datalink);
   g_test_add_func ("/replay/bad-lines", test_bad_lines);
   g_test_add_func ("/replay/empty-file", test_empty_file);
