@@ -2,8 +2,9 @@
 # test-btsnoop-tshark.py: Nearby reads btsnoop captures as Wireshark does. Captures written here
 # record by record (legacy, extended and directed reports, several per event, extended data in
 # pieces, every address type, every datalink) are read by `nearby scan --from FILE --json --all`
-# and by `tshark -r FILE -T json`, and every beacon frame Nearby reports is compared with the
-# advertising report tshark decoded: time, address, RSSI, service UUID or company, and bytes.
+# and by `tshark -r FILE -T json`, and every line Nearby writes is compared with the advertising
+# report tshark decoded: time, address, RSSI, service UUID or company, and bytes (the frame's for
+# a beacon, the whole advertising data for a device that is no beacon).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -44,8 +45,14 @@ def nearby_sightings(path):
     sightings = []
     for line in run.stdout.splitlines():
         obj = json.loads(line)
-        # An iBeacon line has its company and, among its decoded members, its own "uuid".
-        kind = 'company %d' % obj['company_id'] if 'company_id' in obj else obj['uuid']
+        # An iBeacon line has its company and, among its decoded members, its own "uuid"; a
+        # device that is no beacon has "protocol": null and its whole advertising data as raw.
+        if 'protocol' in obj and obj['protocol'] is None:
+            kind = None
+        elif 'company_id' in obj:
+            kind = 'company %d' % obj['company_id']
+        else:
+            kind = obj['uuid']
         sightings.append((obj['time'], obj['address'], obj['rssi'], kind, obj['raw']))
     return run, sightings
 
@@ -86,6 +93,13 @@ def tshark_reports(path):
         if event is None or get(event, 'bthci_evt.code') != '0x3e':
             continue
         subevent = get(event, 'bthci_evt.le_meta_subevent')
+        if subevent == '0x0b':
+            # Wireshark 4.0 names the advertiser's address (the first) direct_bd_addr.
+            for key, value in event:
+                if key == 'bthci_evt.report':
+                    reports.append((time_us, get(value, 'bthci_evt.direct_bd_addr').upper(),
+                                    int(get(value, 'bthci_evt.le_rssi')), b''))
+            continue
         if subevent not in ('0x02', '0x0d'):
             continue
         current = None
@@ -158,16 +172,22 @@ def iso_ms(time_us):
 
 
 def expected_sightings(reports):
+    """What `nearby scan --all --json` lists of tshark's reports: a line per beacon frame, or
+    the report itself when it holds none."""
     expected = []
     for time_us, address, rssi, data in reports:
-        for kind, raw in beacon_frames(data):
-            expected.append((iso_ms(time_us), address, None if rssi == 127 else rssi, kind, raw))
+        rssi = None if rssi == 127 else rssi
+        frames = beacon_frames(data)
+        for kind, raw in frames:
+            expected.append((iso_ms(time_us), address, rssi, kind, raw))
+        if not frames:
+            expected.append((iso_ms(time_us), address, rssi, None, data.hex()))
     return expected
 
 
 def compare(path):
-    """Every beacon frame in tshark's reports is Nearby's, in order, field by field. Where tshark
-    stopped at a malformed packet, Nearby may have read on: such extra sightings are returned."""
+    """Every report tshark shows is Nearby's, in order, field by field. Where tshark stopped at
+    a malformed packet, Nearby may have read on: such extra lines are returned."""
     reports, malformed = tshark_reports(path)
     run, sightings = nearby_sightings(path)
     expected = expected_sightings(reports)
@@ -184,8 +204,8 @@ def compare(path):
             assert a == b, f'{path}: sighting {n + 1}: {field} is {a!r} in Nearby, {b!r} in tshark'
         n += 1
     assert n == len(expected), \
-        f'{path}: Nearby reports {n} of the {len(expected)} beacon frames in tshark\'s ' \
-        f'reports\n{run.stderr}'
+        f'{path}: Nearby reports {n} of the {len(expected)} lines of tshark\'s reports\n' \
+        f'{run.stderr}'
     return run, reports, malformed, sightings, extra
 
 
@@ -247,8 +267,10 @@ def check_datalink(datalink):
         run, reports, malformed, sightings, extra = compare(path)
         assert run.returncode == 0, run.stderr
         assert not extra, extra
-        # 3 rounds: museum, bakery, iBeacon, TLM, invalid, anonymous, extended UriBeacon, bus stop.
-        assert len(sightings) == 24, len(sightings)
+        # 3 rounds: museum, bakery, iBeacon, TLM, invalid, anonymous, extended UriBeacon, bus stop;
+        # a phone and a directed report, which are no beacons.
+        assert len(sightings) == 30, len(sightings)
+        assert len(reports) == 30, len(reports)
 
 
 def hci_unencapsulated_as_wireshark_reads_it():
@@ -296,7 +318,8 @@ def the_street_capture_in_the_readme():
     run, reports, malformed, sightings, extra = compare(os.path.join(HERE, 'data',
                                                                      'capture-street.btsnoop'))
     assert not extra, extra
-    assert len(sightings) == 20, len(sightings)
+    # 20 beacon frames; a phone, a watch and a lamp four times, and a directed report.
+    assert len(sightings) == 33, len(sightings)
     assert malformed, 'tshark found nothing malformed in the cut record'
 
 

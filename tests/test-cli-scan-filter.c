@@ -250,10 +250,69 @@ test_btsnoop (void)
   paced = nearby_test_run_nearby (NULL, "scan", "--from", path, "--json", "--speed", "10", NULL);
   g_assert_cmpstr (paced->out, ==, run->out);
 
-  /* --all shows the iBeacon and the museum's telemetry too. */
+  /* --all shows the iBeacon and the museum's telemetry too, and every device heard. */
   table = nearby_test_run_nearby (NULL, "scan", "--from", path, "--all", NULL);
   g_assert_nonnull (strstr (table->out, "D4:00:00:00:00:04  iBeacon f7826da64fa24e988024bc5b71e0893e 100/7"));
   g_assert_nonnull (strstr (table->out, "C0:FF:EE:00:00:01  Eddystone-TLM 2950 mV"));
+  g_assert_nonnull (strstr (table->out, "    ?    -88     0s  E8:00:00:00:00:07  no beacon\n"));
+  g_assert_nonnull (strstr (table->out, "1F:00:00:00:00:06  no beacon: company 0x0075, services "
+                                        "180d\n"));
+}
+
+/* `nearby scan --all --json` over a btsnoop capture lists every advertising report: a device
+ * that is no beacon with "protocol": null, its address type, AD structures, company and service
+ * UUIDs. Read back, such lines are passed over. */
+static void
+test_btsnoop_all (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "capture-street.btsnoop",
+                                                 NULL);
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "scan", "--from", path, "--json",
+                                                         "--all", "--address",
+                                                         "1f:00:00:00:00:06", NULL);
+  g_autoptr(NearbyTestRun) all = nearby_test_run_nearby (NULL, "scan", "--from", path, "--json",
+                                                         "--all", NULL);
+  g_autoptr(NearbyTestRun) again = NULL;
+  g_autoptr(NearbyTestRun) beacons_only = NULL;
+  g_autoptr(GPtrArray) objects = NULL;
+  JsonObject *object;
+  JsonArray *ad;
+  JsonArray *uuids;
+
+  g_assert_cmpint (run->status, ==, 1);
+  objects = nearby_test_parse_json_lines (run->out);
+  g_assert_cmpuint (objects->len, ==, 4);
+  object = g_ptr_array_index (objects, 0);
+  g_assert_cmpstr (json_object_get_string_member (object, "time"), ==, "2026-05-04T12:00:00.045Z");
+  g_assert_cmpstr (json_object_get_string_member (object, "address"), ==, "1F:00:00:00:00:06");
+  g_assert_cmpstr (json_object_get_string_member (object, "address_type"), ==, "non-resolvable");
+  /* The watch's RSSI is 127, "not available". */
+  g_assert_true (json_object_get_null_member (object, "rssi"));
+  g_assert_true (json_object_get_null_member (object, "protocol"));
+  g_assert_cmpstr (json_object_get_string_member (object, "raw"), ==, "03030d1806ff7500010203");
+  ad = json_object_get_array_member (object, "ad");
+  g_assert_cmpuint (json_array_get_length (ad), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (ad, 1), "type"), ==,
+                   0xff);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (ad, 1), "data"),
+                   ==, "7500010203");
+  g_assert_cmpint (json_object_get_int_member (object, "company_id"), ==, 0x0075);
+  uuids = json_object_get_array_member (object, "service_uuids");
+  g_assert_cmpuint (json_array_get_length (uuids), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (uuids, 0), ==, "180d");
+
+  /* 20 beacon frames, 12 adverts of the phone, watch and lamp, one directed advert. */
+  g_clear_pointer (&objects, g_ptr_array_unref);
+  objects = nearby_test_parse_json_lines (all->out);
+  g_assert_cmpuint (objects->len, ==, 33);
+
+  /* Read back, the beacons are all there, and the rest passed over without a complaint. */
+  again = nearby_test_run_nearby (all->out, "scan", "--from", "-", "--json", "--all", NULL);
+  beacons_only = nearby_test_run_nearby (NULL, "scan", "--from", path, "--json", "--all",
+                                         "--protocol", "eddystone,uribeacon,ibeacon", NULL);
+  g_assert_cmpint (again->status, ==, 0);
+  g_assert_cmpstr (again->err, ==, "");
+  g_assert_cmpstr (again->out, ==, beacons_only->out);
 }
 
 /* A value that is not one gets an error naming the option, and nothing is shown. */
@@ -331,6 +390,7 @@ main (int   argc,
   g_test_add_func ("/cli/scan-filter/stdin", test_filter_stdin);
   g_test_add_func ("/cli/scan-filter/bad-lines", test_bad_lines);
   g_test_add_func ("/cli/scan-filter/btsnoop", test_btsnoop);
+  g_test_add_func ("/cli/scan-filter/btsnoop-all", test_btsnoop_all);
   g_test_add_func ("/cli/scan-filter/usage-errors", test_usage_errors);
 
   status = g_test_run ();

@@ -495,6 +495,15 @@ test_parse_line (void)
   g_assert_null (sighting);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   g_assert_cmpstr (error->message, ==, "rssi is missing");
+  g_clear_error (&error);
+
+  /* A device that is no beacon, as `nearby scan --all` writes it from a btsnoop capture: passed
+   * over, and said apart from a bad line. */
+  sighting = nearby_replay_parse_line ("{\"time\":\"2026-05-04T12:00:00.085Z\","
+                                       "\"address\":\"E8:00:00:00:00:07\",\"rssi\":-88,"
+                                       "\"protocol\":null,\"raw\":\"020106\"}", &error);
+  g_assert_null (sighting);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
 }
 
 /* Dropping the replay halfway cancels it cleanly: nothing fires afterwards. */

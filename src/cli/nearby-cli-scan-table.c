@@ -161,25 +161,52 @@ row_key (const NearbySighting *sighting)
                           (int) frame->kind, frame->error != NEARBY_FRAME_OK);
 }
 
-void
-nearby_cli_scan_table_remember (NearbyCliScanTable   *table,
-                                const NearbySighting *sighting)
+/* Takes @key and @what. */
+static void
+remember_row (NearbyCliScanTable *table,
+              char               *key,
+              const char         *address,
+              char               *what,
+              int                 rssi,
+              double              distance_m,
+              gint64              time_us)
 {
-  g_autofree char *key = row_key (sighting);
   Row *row = g_hash_table_lookup (table->rows, key);
 
   if (row == NULL)
     {
       row = g_new0 (Row, 1);
-      row->address = g_strdup (sighting->address);
-      g_hash_table_insert (table->rows, g_steal_pointer (&key), row);
+      row->address = g_strdup (address);
+      g_hash_table_insert (table->rows, key, row);
     }
+  else
+    g_free (key);
 
   g_free (row->what);
-  row->what = describe_frame (&sighting->frame);
-  row->rssi = sighting->rssi;
-  row->distance_m = nearby_cli_sighting_distance (sighting);
-  row->last_seen_us = sighting->time_us;
+  row->what = what;
+  row->rssi = rssi;
+  row->distance_m = distance_m;
+  row->last_seen_us = time_us;
+}
+
+void
+nearby_cli_scan_table_remember (NearbyCliScanTable   *table,
+                                const NearbySighting *sighting)
+{
+  remember_row (table, row_key (sighting), sighting->address,
+                describe_frame (&sighting->frame), sighting->rssi,
+                nearby_cli_sighting_distance (sighting), sighting->time_us);
+}
+
+void
+nearby_cli_scan_table_remember_other (NearbyCliScanTable *table,
+                                      const char         *address,
+                                      int                 rssi,
+                                      gint64              time_us,
+                                      const char         *what)
+{
+  remember_row (table, g_strdup_printf ("%s other", address), address, g_strdup (what), rssi,
+                -1.0, time_us);
 }
 
 static gboolean

@@ -27,6 +27,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyCliScanTable, nearby_cli_scan_table_free)
 /* Updates (or adds) the row of the sighting's device and frame kind. */
 void                nearby_cli_scan_table_remember (NearbyCliScanTable   *table,
                                                     const NearbySighting *sighting);
+/* Updates (or adds) the row of a device heard without a beacon frame (scan --all over a
+ * capture), which says @what. */
+void                nearby_cli_scan_table_remember_other (NearbyCliScanTable *table,
+                                                          const char         *address,
+                                                          int                 rssi,
+                                                          gint64              time_us,
+                                                          const char         *what);
 /* Removes the rows not heard for the expiry time at @now_us. */
 void                nearby_cli_scan_table_expire   (NearbyCliScanTable   *table,
                                                     gint64                now_us);

@@ -18,6 +18,7 @@
 #include "nearby-cli.h"
 #include "nearby-cli-bluetooth.h"
 #include "nearby-cli-scan-filter.h"
+#include "nearby-cli-scan-report.h"
 #include "nearby-cli-scan-table.h"
 #include "nearby-frame-json.h"
 #include "nearby-btsnoop.h"
@@ -301,6 +302,47 @@ show_captured (ScanContext          *context,
   return show_sighting (context, sighting);
 }
 
+/* --all over a capture: a report without a beacon frame is shown too, as a live scan cannot
+ * (bluetoothd keeps no advertising data but the beacons' own). FALSE when stdout is gone. */
+static gboolean
+show_captured_other (ScanContext               *context,
+                     const NearbyBtsnoopReport *report)
+{
+  NearbySighting probe = { .address = (char *) report->address, .time_us = report->time_us };
+
+  probe.rssi = report->rssi >= -127 && report->rssi <= 20 ? report->rssi : NEARBY_RSSI_UNKNOWN;
+  probe.frame.error = NEARBY_FRAME_ERROR_NOT_A_BEACON;
+
+  keep_pace (context, &probe);
+  if (probe.time_us - context->table_time_us >= G_USEC_PER_SEC)
+    nearby_cli_scan_table_expire (context->table, probe.time_us);
+  context->table_time_us = MAX (context->table_time_us, probe.time_us);
+
+  if (!nearby_cli_scan_filter_matches (&context->filter, &probe))
+    return TRUE;
+  context->sightings++;
+
+  if (context->json)
+    {
+      g_autofree char *time = format_time (probe.time_us);
+      g_autofree char *line = nearby_cli_scan_report_json (report, time, probe.rssi);
+      g_autofree char *escaped = nearby_text_escape_for_terminal (line);
+
+      fputs (escaped, stdout);
+      fputc ('\n', stdout);
+      return fflush (stdout) == 0 && !ferror (stdout);
+    }
+  else
+    {
+      g_autofree char *what = nearby_cli_scan_report_describe (report);
+
+      nearby_cli_scan_table_remember_other (context->table, report->address, probe.rssi,
+                                            probe.time_us, what);
+    }
+
+  return TRUE;
+}
+
 /* A btsnoop capture, whole in memory: its advertising reports in file order. */
 static int
 scan_btsnoop (ScanContext  *context,
@@ -346,7 +388,9 @@ scan_btsnoop (ScanContext  *context,
         }
 
       g_ptr_array_set_size (sightings, 0);
-      nearby_replay_add_report_sightings (&report, sightings);
+      if (nearby_replay_add_report_sightings (&report, sightings) == 0 && context->filter.all
+          && !show_captured_other (context, &report))
+        return NEARBY_EXIT_OK;
       for (guint i = 0; i < sightings->len; i++)
         if (!show_captured (context, sightings->pdata[i]))
           return NEARBY_EXIT_OK;
@@ -420,6 +464,8 @@ scan_capture (ScanContext *context,
 
       /* As the app's replay reads it: a bad line is told, and the rest still counts. */
       sighting = nearby_replay_parse_line (line, &line_error);
+      if (sighting == NULL && g_error_matches (line_error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+        continue;
       if (sighting == NULL)
         {
           g_printerr ("nearby scan: %s:%u: %s\n", name, line_number, line_error->message);

@@ -296,6 +296,14 @@ nearby_replay_parse_line (const char  *line,
     return line_error (error, "%s", _("not a JSON object"));
   object = json_node_get_object (root);
 
+  /* `nearby scan --all` over a btsnoop capture writes the devices that are no beacon too. */
+  if (json_object_has_member (object, "protocol")
+      && json_object_get_null_member (object, "protocol"))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("not a beacon"));
+      return NULL;
+    }
+
   time_text = get_string_member (object, "time");
   if (time_text == NULL)
     return line_error (error, "%s", _("time is missing"));
@@ -528,6 +536,11 @@ on_line_read (GObject      *object,
     }
 
   sighting = nearby_replay_parse_line (line, &error);
+  if (sighting == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+    {
+      read_next_line (self);
+      return;
+    }
   if (sighting == NULL)
     {
       report_line_error (self, error->message);

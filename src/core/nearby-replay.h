@@ -31,7 +31,9 @@ void          nearby_replay_start        (NearbyReplay *self);
 
 /* Parses one line of a capture into a sighting stamped with its capture time, decoding "raw"
  * again. Returns NULL with a G_IO_ERROR_INVALID_DATA error saying what is wrong
- * ("raw is not hexadecimal") for a line that is not an advertisement. */
+ * ("raw is not hexadecimal") for a line that is not an advertisement, or G_IO_ERROR_NOT_SUPPORTED
+ * for a device that is no beacon ("protocol": null, as `nearby scan --all` writes them from a
+ * btsnoop capture), which a replay passes over. */
 NearbySighting *nearby_replay_parse_line (const char  *line,
                                           GError     **error);
 
