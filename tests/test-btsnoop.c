@@ -206,7 +206,8 @@ static void
 test_directed (void)
 {
   NearbyTestBtsnoop *writer = nearby_test_btsnoop_new (NEARBY_BTSNOOP_DATALINK_LINUX_MONITOR);
-  g_autoptr(GByteArray) event = nearby_test_le_event_new (NEARBY_BTSNOOP_LE_DIRECTED_ADVERTISING_REPORT);
+  g_autoptr(GByteArray) event =
+    nearby_test_le_event_new (NEARBY_BTSNOOP_LE_DIRECTED_ADVERTISING_REPORT);
   g_autoptr(GBytes) bytes = NULL;
   NearbyBtsnoopReport *report;
   Played played;

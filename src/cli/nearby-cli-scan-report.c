@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "nearby-advert.h"
 #include "nearby-cli-scan-report.h"
 #include "nearby-hex.h"
 
@@ -65,31 +66,17 @@ summarize (const NearbyBtsnoopReport *report,
            JsonBuilder               *each,
            Summary                   *summary)
 {
-  const guint8 *data = report->data;
-  gsize len = report->data_len;
+  NearbyAdStructure ad;
   gsize pos = 0;
 
   summary->uuids = g_ptr_array_new_with_free_func (g_free);
   summary->company_id = -1;
 
-  while (pos < len)
+  while (nearby_advert_next_structure (report->data, report->data_len, &pos, &ad))
     {
-      gsize ad_len = data[pos];
-      const guint8 *value = data + pos + 2;
-      gsize value_len;
-      guint8 type;
-
-      /* Zeros pad a legacy advertisement to its 31 bytes. */
-      if (ad_len == 0)
-        {
-          pos++;
-          continue;
-        }
-      if (ad_len > len - pos - 1)
-        break;
-      type = data[pos + 1];
-      value_len = ad_len - 1;
-      pos += 1 + ad_len;
+      const guint8 *value = ad.value;
+      gsize value_len = ad.len;
+      guint8 type = ad.type;
 
       if (each != NULL)
         {

@@ -164,47 +164,61 @@ nearby_advert_decode (GVariant          *service_data,
 #define AD_TYPE_SERVICE_DATA16    0x16
 #define AD_TYPE_MANUFACTURER_DATA 0xFF
 
+gboolean
+nearby_advert_next_structure (const guint8      *payload,
+                              gsize              len,
+                              gsize             *pos,
+                              NearbyAdStructure *ad)
+{
+  gsize ad_len;
+
+  /* Zeros pad a legacy advertisement to its 31 bytes. */
+  while (*pos < len && payload[*pos] == 0)
+    (*pos)++;
+  if (*pos >= len)
+    return FALSE;
+
+  ad_len = payload[*pos];
+  if (ad_len > len - *pos - 1)
+    return FALSE;
+
+  ad->type = payload[*pos + 1];
+  ad->value = payload + *pos + 2;
+  ad->len = ad_len - 1;
+  *pos += 1 + ad_len;
+
+  return TRUE;
+}
+
 guint
 nearby_advert_decode_payload (const guint8      *payload,
                               gsize              len,
                               NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES])
 {
+  NearbyAdStructure ad;
   guint n_frames = 0;
   gsize pos = 0;
 
-  while (pos < len && n_frames < NEARBY_ADVERT_MAX_FRAMES)
+  while (n_frames < NEARBY_ADVERT_MAX_FRAMES
+         && nearby_advert_next_structure (payload, len, &pos, &ad))
     {
-      gsize ad_len = payload[pos];
-      const guint8 *value = payload + pos + 2;
-      gsize value_len;
       NearbyAdvertFrame *advert = &frames[n_frames];
       guint16 id;
 
-      /* Zeros pad a legacy advertisement to its 31 bytes. */
-      if (ad_len == 0)
-        {
-          pos++;
-          continue;
-        }
-      if (ad_len > len - pos - 1)
-        break;
-      pos += 1 + ad_len;
-
-      value_len = ad_len - 1;
-      if (value_len < 2)
+      if (ad.len < 2)
         continue;
-      id = (guint16) (value[0] | value[1] << 8);
+      id = (guint16) (ad.value[0] | ad.value[1] << 8);
 
-      if (value[-1] == AD_TYPE_SERVICE_DATA16
+      if (ad.type == AD_TYPE_SERVICE_DATA16
           && (id == NEARBY_UUID16_EDDYSTONE || id == NEARBY_UUID16_URIBEACON))
         {
-          nearby_frame_decode_service_data (id, value + 2, value_len - 2, &advert->frame);
+          nearby_frame_decode_service_data (id, ad.value + 2, ad.len - 2, &advert->frame);
           if (advert->frame.service_uuid == 0)
             advert->frame.service_uuid = id;
         }
-      else if (value[-1] == AD_TYPE_MANUFACTURER_DATA && id == NEARBY_COMPANY_APPLE)
+      else if (ad.type == AD_TYPE_MANUFACTURER_DATA && id == NEARBY_COMPANY_APPLE)
         {
-          nearby_frame_decode_manufacturer_data (id, value + 2, value_len - 2, &advert->frame);
+          nearby_frame_decode_manufacturer_data (id, ad.value + 2, ad.len - 2, &advert->frame);
           advert->frame.service_uuid = 0;
         }
       else
@@ -213,8 +227,8 @@ nearby_advert_decode_payload (const guint8      *payload,
       if (advert->frame.error == NEARBY_FRAME_ERROR_NOT_A_BEACON)
         continue;
 
-      advert->raw = value + 2;
-      advert->raw_len = value_len - 2;
+      advert->raw = ad.value + 2;
+      advert->raw_len = ad.len - 2;
       n_frames++;
     }
 

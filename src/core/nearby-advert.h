@@ -27,6 +27,21 @@ guint nearby_advert_decode (GVariant          *service_data,
                             GVariant          *manufacturer_data,
                             NearbyAdvertFrame  frames[NEARBY_ADVERT_MAX_FRAMES]);
 
+/* One AD structure of an advertising payload: its type and the bytes after it. */
+typedef struct {
+  guint8        type;
+  const guint8 *value;
+  gsize         len;
+} NearbyAdStructure;
+
+/* Steps through the AD structures of @payload from *@pos (0 to start), skipping the zeros that
+ * pad a legacy advertisement: TRUE with the next one in @ad, FALSE at the end or at a structure
+ * that runs past it. */
+gboolean nearby_advert_next_structure (const guint8      *payload,
+                                       gsize              len,
+                                       gsize             *pos,
+                                       NearbyAdStructure *ad);
+
 /* The same frames from the AD structures of an advertising report as the controller passed it
  * on (a capture's), so that a capture shows what a live scan of the same radio would: service
  * data of the Eddystone and UriBeacon UUIDs, Apple's manufacturer data. A structure that runs

@@ -286,69 +286,6 @@ queue_report (NearbyBtsnoopReader *self,
   g_array_append_val (self->queue, report);
 }
 
-static void
-parse_legacy_reports (NearbyBtsnoopReader *self,
-                      const guint8        *p,
-                      gsize                len)
-{
-  guint n_reports;
-  gsize pos = 1;
-
-  if (len < 1)
-    {
-      record_error (self, "%s", _("the advertising report event has no reports"));
-      return;
-    }
-  n_reports = p[0];
-
-  for (guint i = 0; i < n_reports; i++)
-    {
-      gsize data_len;
-
-      if (len - pos < LEGACY_REPORT_HEADER_LEN
-          || len - pos - LEGACY_REPORT_HEADER_LEN < (gsize) p[pos + 8] + 1)
-        {
-          record_error (self, _("advertising report %u of %u runs past the end of its event"),
-                        i + 1, n_reports);
-          return;
-        }
-      data_len = p[pos + 8];
-      queue_report (self, NEARBY_BTSNOOP_LE_ADVERTISING_REPORT, p[pos], p[pos + 1], p + pos + 2,
-                    (gint8) p[pos + 9 + data_len], p + pos + 9, data_len, FALSE);
-      pos += LEGACY_REPORT_HEADER_LEN + data_len + 1;
-    }
-}
-
-static void
-parse_directed_reports (NearbyBtsnoopReader *self,
-                        const guint8        *p,
-                        gsize                len)
-{
-  guint n_reports;
-  gsize pos = 1;
-
-  if (len < 1)
-    {
-      record_error (self, "%s", _("the advertising report event has no reports"));
-      return;
-    }
-  n_reports = p[0];
-
-  for (guint i = 0; i < n_reports; i++)
-    {
-      if (len - pos < DIRECTED_REPORT_LEN)
-        {
-          record_error (self, _("advertising report %u of %u runs past the end of its event"),
-                        i + 1, n_reports);
-          return;
-        }
-      /* The address it was directed to (bytes 8 to 14) is ours, or one we resolve: not news. */
-      queue_report (self, NEARBY_BTSNOOP_LE_DIRECTED_ADVERTISING_REPORT, p[pos], p[pos + 1],
-                    p + pos + 2, (gint8) p[pos + 15], NULL, 0, FALSE);
-      pos += DIRECTED_REPORT_LEN;
-    }
-}
-
 /* An extended advertisement comes in pieces when it does not fit one event: the controller
  * sends "incomplete, more to come" until the last piece, which says complete (or truncated,
  * when it gave up). The pieces of one advertiser and set follow each other, but others' reports
@@ -417,10 +354,39 @@ add_extended_report (NearbyBtsnoopReader *self,
                 address, rssi, data, data_len, status == EXT_STATUS_TRUNCATED);
 }
 
+/* The length of the report at @report, or 0 when it runs past the @left bytes of its event. */
+static gsize
+report_length (guint8        subevent,
+               const guint8 *report,
+               gsize         left)
+{
+  switch (subevent)
+    {
+    case NEARBY_BTSNOOP_LE_ADVERTISING_REPORT:
+      /* The header, the data and the RSSI after it. */
+      if (left < LEGACY_REPORT_HEADER_LEN || left - LEGACY_REPORT_HEADER_LEN < report[8] + 1u)
+        return 0;
+      return LEGACY_REPORT_HEADER_LEN + report[8] + 1;
+
+    case NEARBY_BTSNOOP_LE_DIRECTED_ADVERTISING_REPORT:
+      return left < DIRECTED_REPORT_LEN ? 0 : DIRECTED_REPORT_LEN;
+
+    case NEARBY_BTSNOOP_LE_EXTENDED_ADVERTISING_REPORT:
+    default:
+      if (left < EXTENDED_REPORT_HEADER_LEN || left - EXTENDED_REPORT_HEADER_LEN < report[23])
+        return 0;
+      return EXTENDED_REPORT_HEADER_LEN + report[23];
+    }
+}
+
+/* The reports of one advertising report event: a count, then the reports one after another
+ * (as controllers send them, and Wireshark reads them, rather than the spec's arrays of each
+ * field). */
 static void
-parse_extended_reports (NearbyBtsnoopReader *self,
-                        const guint8        *p,
-                        gsize                len)
+parse_reports (NearbyBtsnoopReader *self,
+               guint8               subevent,
+               const guint8        *p,
+               gsize                len)
 {
   guint n_reports;
   gsize pos = 1;
@@ -434,18 +400,37 @@ parse_extended_reports (NearbyBtsnoopReader *self,
 
   for (guint i = 0; i < n_reports; i++)
     {
-      gsize data_len;
+      const guint8 *report = p + pos;
+      gsize report_len = report_length (subevent, report, len - pos);
 
-      if (len - pos < EXTENDED_REPORT_HEADER_LEN
-          || len - pos - EXTENDED_REPORT_HEADER_LEN < p[pos + 23])
+      if (report_len == 0)
         {
           record_error (self, _("advertising report %u of %u runs past the end of its event"),
                         i + 1, n_reports);
           return;
         }
-      data_len = p[pos + 23];
-      add_extended_report (self, p + pos, p + pos + EXTENDED_REPORT_HEADER_LEN, data_len);
-      pos += EXTENDED_REPORT_HEADER_LEN + data_len;
+
+      switch (subevent)
+        {
+        case NEARBY_BTSNOOP_LE_ADVERTISING_REPORT:
+          queue_report (self, subevent, report[0], report[1], report + 2,
+                        (gint8) report[report_len - 1], report + LEGACY_REPORT_HEADER_LEN,
+                        report[8], FALSE);
+          break;
+
+        case NEARBY_BTSNOOP_LE_DIRECTED_ADVERTISING_REPORT:
+          /* The address it was directed to (bytes 9 to 14) is ours, or one we resolve: not
+           * news. */
+          queue_report (self, subevent, report[0], report[1], report + 2, (gint8) report[15],
+                        NULL, 0, FALSE);
+          break;
+
+        case NEARBY_BTSNOOP_LE_EXTENDED_ADVERTISING_REPORT:
+        default:
+          add_extended_report (self, report, report + EXTENDED_REPORT_HEADER_LEN, report[23]);
+          break;
+        }
+      pos += report_len;
     }
 }
 
@@ -524,15 +509,9 @@ parse_packet (NearbyBtsnoopReader *self,
   switch (event[2])
     {
     case NEARBY_BTSNOOP_LE_ADVERTISING_REPORT:
-      parse_legacy_reports (self, event + 3, param_len - 1);
-      break;
-
     case NEARBY_BTSNOOP_LE_DIRECTED_ADVERTISING_REPORT:
-      parse_directed_reports (self, event + 3, param_len - 1);
-      break;
-
     case NEARBY_BTSNOOP_LE_EXTENDED_ADVERTISING_REPORT:
-      parse_extended_reports (self, event + 3, param_len - 1);
+      parse_reports (self, event[2], event + 3, param_len - 1);
       break;
 
     default:
