@@ -143,6 +143,79 @@ test_cli_scan_all (Fixture       *f,
   g_assert_cmpuint (replayed->frame.battery_mv, ==, 3000);
 }
 
+/* A watch (no beacon) and a museum's Eddystone-URL beacon, added anew: bluetoothd forgets its
+ * devices when discovery stops. */
+static void
+add_watch_and_museum (Fixture *f)
+{
+  g_autofree char *watch = NULL;
+  g_autofree char *museum = NULL;
+
+  watch = add_beacon (&f->mock, "1F:00:00:00:00:06",
+                      props ("RSSI", g_variant_new_int16 (-64),
+                             "ManufacturerData",
+                             g_variant_new_parsed ("{uint16 117: <[byte 0x01, 0x02, 0x03]>}"),
+                             "UUIDs",
+                             g_variant_new_parsed ("['0000180d-0000-1000-8000-00805f9b34fb']"),
+                             NULL));
+  museum = add_beacon (&f->mock, "C0:FF:EE:00:01:07",
+                       props ("RSSI", g_variant_new_int16 (-60),
+                              "ServiceData", url_service_data ("https://example.com/m", -20),
+                              NULL));
+}
+
+/* With --all a live scan lists the devices that are no beacon too, from what bluetoothd keeps
+ * of them: company, service UUIDs, address type; without it, only beacons. */
+static void
+test_cli_scan_all_devices (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = NULL;
+  g_autoptr(NearbyTestRun) beacons = NULL;
+  g_autoptr(NearbyTestRun) table = NULL;
+  g_autoptr(GPtrArray) objects = NULL;
+  JsonObject *object = NULL;
+  JsonArray *uuids;
+
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+
+  add_watch_and_museum (f);
+  run = nearby_test_run_nearby (NULL, "scan", "--json", "--all", "--duration", "1", NULL);
+  g_assert_cmpint (run->status, ==, 0);
+  objects = nearby_test_parse_json_lines (run->out);
+  for (guint i = 0; i < objects->len; i++)
+    {
+      JsonObject *line = g_ptr_array_index (objects, i);
+
+      if (g_strcmp0 (json_object_get_string_member (line, "address"), "1F:00:00:00:00:06") == 0)
+        object = line;
+    }
+  g_assert_nonnull (object);
+  g_assert_true (json_object_get_null_member (object, "protocol"));
+  g_assert_cmpstr (json_object_get_string_member (object, "address_type"), ==, "non-resolvable");
+  g_assert_cmpint (json_object_get_int_member (object, "rssi"), ==, -64);
+  /* bluetoothd hands over properties, not the advertising data. */
+  g_assert_true (json_object_get_null_member (object, "raw"));
+  g_assert_cmpint (json_object_get_int_member (object, "company_id"), ==, 117);
+  uuids = json_object_get_array_member (object, "service_uuids");
+  g_assert_cmpuint (json_array_get_length (uuids), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (uuids, 0), ==, "180d");
+  g_assert_nonnull (strstr (run->out, "\"url\":\"https://example.com/m\""));
+
+  add_watch_and_museum (f);
+  beacons = nearby_test_run_nearby (NULL, "scan", "--json", "--duration", "1", NULL);
+  g_assert_cmpint (beacons->status, ==, 0);
+  g_assert_null (strstr (beacons->out, "1F:00:00:00:00:06"));
+  g_assert_nonnull (strstr (beacons->out, "\"url\":\"https://example.com/m\""));
+
+  add_watch_and_museum (f);
+  table = nearby_test_run_nearby (NULL, "scan", "--all", "--duration", "1", NULL);
+  g_assert_cmpint (table->status, ==, 0);
+  g_assert_nonnull (strstr (table->out, "1F:00:00:00:00:06  no beacon: company 0x0075, services "
+                                        "180d\n"));
+}
+
 static void
 test_cli_scan_table (Fixture       *f,
                      gconstpointer  data)
@@ -607,6 +680,7 @@ main (int   argc,
 
   ADD ("/cli/scan/json", test_cli_scan_json);
   ADD ("/cli/scan/all", test_cli_scan_all);
+  ADD ("/cli/scan/all-devices", test_cli_scan_all_devices);
   ADD ("/cli/scan/table", test_cli_scan_table);
   ADD ("/cli/scan/table-expiry", test_cli_scan_table_expiry);
   ADD ("/cli/scan/rssi-bounds", test_cli_scan_rssi_bounds);

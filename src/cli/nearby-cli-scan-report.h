@@ -1,5 +1,5 @@
-/* nearby-cli-scan-report.h: what `nearby scan --all` shows of a captured advertising report
- * without a beacon (a phone, a watch, a lamp)
+/* nearby-cli-scan-report.h: what `nearby scan --all` shows of a device heard without a beacon
+ * frame (a phone, a watch, a lamp), from a capture's advertising report or from bluetoothd
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,16 +12,34 @@
 
 G_BEGIN_DECLS
 
-/* The JSON object of @report, without its closing newline: "time" (@time_text), "address",
- * "address_type", "rssi" (null when unknown), "distance_m": null, "protocol": null, "raw" (the
- * advertising data in hex), "ad" (each AD structure: "type" and "data" in hex, in order),
- * "company_id" (of the first manufacturer data) when there is one, and "service_uuids" (the
- * 16-, 32- and 128-bit UUIDs of its UUID lists and service data). */
-char *nearby_cli_scan_report_json     (const NearbyBtsnoopReport *report,
-                                       const char                *time_text,
-                                       int                        rssi);
+typedef struct {
+  char      *address;
+  char      *address_type;  /* "public", "random-static", "resolvable", "non-resolvable", ... */
+  int        rssi;          /* NEARBY_RSSI_UNKNOWN when not known */
+  gint64     time_us;
+  GBytes    *raw;           /* the whole advertising data; NULL when bluetoothd kept none */
+  GPtrArray *ad;            /* "type" and "data" of each AD structure, as JSON objects */
+  int        company_id;    /* of the first manufacturer data; -1: none */
+  GPtrArray *uuids;         /* service UUIDs: "180d", or the 32- or 128-bit form */
+} NearbyCliScanOther;
 
-/* The table's words for it: "no beacon: company 0x004c, services 180d" */
-char *nearby_cli_scan_report_describe (const NearbyBtsnoopReport *report);
+/* From a report of a btsnoop capture. */
+NearbyCliScanOther *nearby_cli_scan_other_new_for_report     (const NearbyBtsnoopReport *report,
+                                                              int                        rssi);
+/* From the Device1 properties the scanner's "other-device" passes (a{sv}). */
+NearbyCliScanOther *nearby_cli_scan_other_new_for_properties (const char                *address,
+                                                              int                        rssi,
+                                                              gint64                     time_us,
+                                                              GVariant                  *properties);
+void                nearby_cli_scan_other_free               (NearbyCliScanOther        *other);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyCliScanOther, nearby_cli_scan_other_free)
+
+/* Its JSON object, without a newline: "time" (@time_text), "address", "address_type", "rssi"
+ * (null when unknown), "distance_m": null, "protocol": null, "raw" (null when unknown), "ad",
+ * "company_id" when there is one, and "service_uuids". */
+char *nearby_cli_scan_other_to_json  (const NearbyCliScanOther *other,
+                                      const char               *time_text);
+/* The table's words for it: "no beacon: company 0x004c, services 180d". */
+char *nearby_cli_scan_other_describe (const NearbyCliScanOther *other);
 
 G_END_DECLS

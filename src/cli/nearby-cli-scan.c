@@ -302,30 +302,24 @@ show_captured (ScanContext          *context,
   return show_sighting (context, sighting);
 }
 
-/* --all over a capture: a report without a beacon frame is shown too, as a live scan cannot
- * (bluetoothd keeps no advertising data but the beacons' own). FALSE when stdout is gone. */
+/* --all: a device heard without a beacon frame, from a capture or from bluetoothd. FALSE when
+ * stdout is gone. */
 static gboolean
-show_captured_other (ScanContext               *context,
-                     const NearbyBtsnoopReport *report)
+show_other (ScanContext              *context,
+            const NearbyCliScanOther *other)
 {
-  NearbySighting probe = { .address = (char *) report->address, .time_us = report->time_us };
+  NearbySighting probe = { .address = other->address, .time_us = other->time_us,
+                           .rssi = other->rssi };
 
-  probe.rssi = report->rssi >= -127 && report->rssi <= 20 ? report->rssi : NEARBY_RSSI_UNKNOWN;
   probe.frame.error = NEARBY_FRAME_ERROR_NOT_A_BEACON;
-
-  keep_pace (context, &probe);
-  if (probe.time_us - context->table_time_us >= G_USEC_PER_SEC)
-    nearby_cli_scan_table_expire (context->table, probe.time_us);
-  context->table_time_us = MAX (context->table_time_us, probe.time_us);
-
   if (!nearby_cli_scan_filter_matches (&context->filter, &probe))
     return TRUE;
   context->sightings++;
 
   if (context->json)
     {
-      g_autofree char *time = format_time (probe.time_us);
-      g_autofree char *line = nearby_cli_scan_report_json (report, time, probe.rssi);
+      g_autofree char *time = format_time (other->time_us);
+      g_autofree char *line = nearby_cli_scan_other_to_json (other, time);
       g_autofree char *escaped = nearby_text_escape_for_terminal (line);
 
       fputs (escaped, stdout);
@@ -334,13 +328,49 @@ show_captured_other (ScanContext               *context,
     }
   else
     {
-      g_autofree char *what = nearby_cli_scan_report_describe (report);
+      g_autofree char *what = nearby_cli_scan_other_describe (other);
+      g_autofree char *escaped = nearby_text_escape_for_terminal (what);
 
-      nearby_cli_scan_table_remember_other (context->table, report->address, probe.rssi,
-                                            probe.time_us, what);
+      nearby_cli_scan_table_remember_other (context->table, other->address, other->rssi,
+                                            other->time_us, escaped);
     }
 
   return TRUE;
+}
+
+/* --all over a capture: a report without a beacon frame is shown too, on the capture's clock. */
+static gboolean
+show_captured_other (ScanContext               *context,
+                     const NearbyBtsnoopReport *report)
+{
+  int rssi = report->rssi >= -127 && report->rssi <= 20 ? report->rssi : NEARBY_RSSI_UNKNOWN;
+  g_autoptr(NearbyCliScanOther) other = nearby_cli_scan_other_new_for_report (report, rssi);
+  NearbySighting probe = { .address = other->address, .time_us = other->time_us };
+
+  keep_pace (context, &probe);
+  if (probe.time_us - context->table_time_us >= G_USEC_PER_SEC)
+    nearby_cli_scan_table_expire (context->table, probe.time_us);
+  context->table_time_us = MAX (context->table_time_us, probe.time_us);
+
+  return show_other (context, other);
+}
+
+static void
+on_other_device (NearbyScanner *scanner,
+                 const char    *address,
+                 int            rssi,
+                 GVariant      *properties,
+                 ScanContext   *context)
+{
+  g_autoptr(NearbyCliScanOther) other = NULL;
+
+  if (context->stopping)
+    return;
+
+  other = nearby_cli_scan_other_new_for_properties (address, rssi, g_get_real_time (),
+                                                    properties);
+  if (!show_other (context, other))
+    finish (context, NEARBY_EXIT_OK);
 }
 
 /* A btsnoop capture, whole in memory: its advertising reports in file order. */
@@ -665,7 +695,8 @@ nearby_cli_scan (int    argc,
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration,
       N_("Stop after scanning for SECONDS (default: until Ctrl-C)"), N_("SECONDS") },
     { "all", 'a', 0, G_OPTION_ARG_NONE, &all,
-      N_("Also show invalid frames, beacons that ask to be hidden and beacons without a URL"),
+      N_("Also show invalid frames, beacons that ask to be hidden, beacons without a URL and "
+         "devices that are no beacon"),
       NULL },
     { "adapter", 'i', 0, G_OPTION_ARG_STRING, &adapter,
       N_("Use this Bluetooth adapter (default: the first powered one)"), N_("hciN") },
@@ -746,6 +777,8 @@ nearby_cli_scan (int    argc,
   context.scanner = nearby_scanner_new (adapter);
 
   g_signal_connect (context.scanner, "sighting", G_CALLBACK (on_sighting), &context);
+  if (all)
+    g_signal_connect (context.scanner, "other-device", G_CALLBACK (on_other_device), &context);
   g_signal_connect (context.scanner, "notify::state", G_CALLBACK (on_state_changed), &context);
   context.settle_source = g_timeout_add (SETTLE_TIMEOUT_MS, settle_timeout_cb, &context);
   nearby_cli_stop_triggers_watch_signals (&context.stop_triggers, stop_requested, &context);

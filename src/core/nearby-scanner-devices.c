@@ -164,6 +164,28 @@ device_new_for_proxy (GDBusProxy *proxy)
   return device;
 }
 
+/* A device without a beacon frame: said only to whoever asks (`nearby scan --all`). */
+static void
+other_device_heard (NearbyScanner *self,
+                    GDBusProxy    *proxy,
+                    GVariant      *rssi,
+                    gboolean       rssi_invalidated)
+{
+  g_autofree char *address = NULL;
+  g_autoptr(GVariant) cached_rssi = NULL;
+
+  if (!_nearby_scanner_wants_other_devices (self))
+    return;
+
+  address = device_address (proxy);
+  if (rssi == NULL)
+    rssi = cached_rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+
+  _nearby_scanner_emit_other_device (self, proxy, address,
+                                     rssi_invalidated ? NEARBY_RSSI_UNKNOWN
+                                                      : rssi_of_variant (rssi));
+}
+
 /* Handles the advert data of one device, from its first appearance or from a PropertiesChanged.
  * Any of @rssi, @service_data, @manufacturer_data may be NULL. */
 void
@@ -193,7 +215,10 @@ _nearby_scanner_device_changed (NearbyScanner *self,
   if (device == NULL)
     {
       if (n_frames == 0)
-        return;
+        {
+          other_device_heard (self, proxy, rssi, rssi_invalidated);
+          return;
+        }
       device = device_new_for_proxy (proxy);
       g_hash_table_insert (self->devices, g_strdup (path), device);
     }

@@ -77,6 +77,13 @@ void        _nearby_scanner_call_adapter        (NearbyScanner        *self,
                                                  GAsyncReadyCallback   callback,
                                                  gpointer              user_data);
 
+/* Whether anyone listens to "other-device", and emitting it for @proxy. */
+gboolean    _nearby_scanner_wants_other_devices (NearbyScanner        *self);
+void        _nearby_scanner_emit_other_device   (NearbyScanner        *self,
+                                                 GDBusProxy           *proxy,
+                                                 const char           *address,
+                                                 int                   rssi);
+
 /* nearby-scanner-devices.c */
 /* For self->devices: object path -> what that device sent. */
 GHashTable *_nearby_scanner_devices_new         (void);

@@ -38,6 +38,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  OTHER_DEVICE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void refresh (NearbyScanner *self);
 
 void
@@ -711,6 +718,45 @@ nearby_scanner_class_init (NearbyScannerClass *klass)
 
   g_object_class_override_property (object_class, PROP_STATE, "state");
   g_object_class_override_property (object_class, PROP_STATE_MESSAGE, "state-message");
+
+  /* A device that sent no beacon frame was heard (its RSSI or advert data changed): its
+   * address, its RSSI (NEARBY_RSSI_UNKNOWN when not known) and its Device1 properties that say
+   * what it is (a{sv}: AddressType, ManufacturerData, ServiceData, UUIDs, AdvertisingData, as
+   * bluetoothd has them). For `nearby scan --all`; nothing is gathered without a handler. */
+  signals[OTHER_DEVICE] =
+    g_signal_new ("other-device", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_VARIANT);
+}
+
+gboolean
+_nearby_scanner_wants_other_devices (NearbyScanner *self)
+{
+  return g_signal_has_handler_pending (self, signals[OTHER_DEVICE], 0, TRUE);
+}
+
+void
+_nearby_scanner_emit_other_device (NearbyScanner *self,
+                                   GDBusProxy    *proxy,
+                                   const char    *address,
+                                   int            rssi)
+{
+  static const char * const names[] = {
+    "AddressType", "ManufacturerData", "ServiceData", "UUIDs", "AdvertisingData",
+  };
+  g_autoptr(GVariant) described = NULL;
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GVariant) value = g_dbus_proxy_get_cached_property (proxy, names[i]);
+
+      if (value != NULL)
+        g_variant_builder_add (&builder, "{sv}", names[i], value);
+    }
+  described = g_variant_ref_sink (g_variant_builder_end (&builder));
+
+  g_signal_emit (self, signals[OTHER_DEVICE], 0, address, rssi, described);
 }
 
 static void
