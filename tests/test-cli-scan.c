@@ -181,8 +181,20 @@ test_cli_scan_all_devices (Fixture       *f,
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
 
   add_watch_and_museum (f);
+  /* Properties of the wrong types are left out, not trusted. */
+  g_free (add_beacon (&f->mock, "EF:00:00:00:00:08",
+                      props ("RSSI", g_variant_new_int16 (-70),
+                             "ManufacturerData", g_variant_new_string ("lamp"),
+                             "UUIDs", g_variant_new_uint32 (7),
+                             "AdvertisingData", g_variant_new_parsed ("{byte 0x09: <'Lamp'>}"),
+                             NULL)));
   run = nearby_test_run_nearby (NULL, "scan", "--json", "--all", "--duration", "1", NULL);
   g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "{\"time\":"));
+  g_assert_nonnull (strstr (run->out, "\"address\":\"EF:00:00:00:00:08\","
+                                      "\"address_type\":\"random-static\",\"rssi\":-70,"
+                                      "\"distance_m\":null,\"protocol\":null,\"raw\":null,"
+                                      "\"ad\":[],\"service_uuids\":[]}\n"));
   objects = nearby_test_parse_json_lines (run->out);
   for (guint i = 0; i < objects->len; i++)
     {

@@ -243,6 +243,80 @@ test_data_after_interfaces_added (Fixture       *f,
   g_assert_cmpint (last_sighting (f)->rssi, ==, -75);
 }
 
+typedef struct {
+  GPtrArray *addresses;
+  GArray    *rssi;
+  GPtrArray *properties;
+} OtherDevices;
+
+static void
+on_other_device (NearbyScanner *scanner,
+                 const char    *address,
+                 int            rssi,
+                 GVariant      *properties,
+                 OtherDevices  *others)
+{
+  g_ptr_array_add (others->addresses, g_strdup (address));
+  g_array_append_val (others->rssi, rssi);
+  g_ptr_array_add (others->properties, g_variant_ref (properties));
+}
+
+/* Devices that send no beacon frame are said to whoever listens to "other-device" (`nearby scan
+ * --all`), with what bluetoothd has of them, on each advert; beacons are not. */
+static void
+test_other_devices (Fixture       *f,
+                    gconstpointer  data)
+{
+  OtherDevices others = {
+    g_ptr_array_new_with_free_func (g_free),
+    g_array_new (FALSE, FALSE, sizeof (int)),
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref),
+  };
+  g_autofree char *watch = NULL;
+  g_autofree char *beacon = NULL;
+  g_autoptr(GVariant) manufacturer_data = NULL;
+  guint16 company_id = 0;
+  GVariant *properties;
+  GVariant *boxed;
+  const char *type;
+
+  start_scanning (f);
+  g_signal_connect (f->scanner, "other-device", G_CALLBACK (on_other_device), &others);
+
+  watch = add_beacon (&f->mock, "1F:00:00:00:00:06",
+                      props ("RSSI", g_variant_new_int16 (-64),
+                             "ManufacturerData",
+                             g_variant_new_parsed ("{uint16 117: <[byte 0x01, 0x02]>}"),
+                             NULL));
+  beacon = add_beacon (&f->mock, "C0:FF:EE:00:00:0B",
+                       props ("RSSI", g_variant_new_int16 (-60),
+                              "ServiceData", url_service_data ("https://example.com/", -20),
+                              NULL));
+  WAIT_UNTIL (others.addresses->len == 1 && f->sightings->len == 1);
+  g_assert_cmpstr (others.addresses->pdata[0], ==, "1F:00:00:00:00:06");
+  g_assert_cmpint (g_array_index (others.rssi, int, 0), ==, -64);
+  properties = others.properties->pdata[0];
+  g_assert_true (g_variant_lookup (properties, "AddressType", "&s", &type));
+  g_assert_cmpstr (type, ==, "random");
+  manufacturer_data = g_variant_lookup_value (properties, "ManufacturerData",
+                                              G_VARIANT_TYPE ("a{qv}"));
+  g_assert_nonnull (manufacturer_data);
+  g_variant_get_child (manufacturer_data, 0, "{q@v}", &company_id, &boxed);
+  g_assert_cmpuint (company_id, ==, 117);
+  g_variant_unref (boxed);
+
+  /* Its next advert. */
+  update_device (&f->mock, watch, props ("RSSI", g_variant_new_int16 (-70), NULL), NULL);
+  WAIT_UNTIL (others.addresses->len == 2);
+  g_assert_cmpint (g_array_index (others.rssi, int, 1), ==, -70);
+  g_assert_cmpuint (f->sightings->len, ==, 1);
+
+  g_signal_handlers_disconnect_by_data (f->scanner, &others);
+  g_ptr_array_unref (others.addresses);
+  g_array_unref (others.rssi);
+  g_ptr_array_unref (others.properties);
+}
+
 static void
 test_wrong_types_ignored (Fixture       *f,
                           gconstpointer  data)
@@ -788,6 +862,7 @@ main (int   argc,
   ADD ("/scanner/two-devices-one-url", test_two_devices_one_url);
   ADD ("/scanner/data-after-interfaces-added", test_data_after_interfaces_added);
   ADD ("/scanner/wrong-types-ignored", test_wrong_types_ignored);
+  ADD ("/scanner/other-devices", test_other_devices);
   ADD ("/scanner/ibeacon-and-invalid-frames", test_ibeacon_and_invalid_frames);
   ADD ("/scanner/bluetoothd-restart", test_bluetoothd_restart);
   ADD ("/scanner/drill/bluetoothd-restarts", test_drill_bluetoothd_restarts);
