@@ -118,29 +118,15 @@ format_time (gint64 time_us)
   return g_strdup_printf ("%s.%03dZ", last_text, (int) ((time_us % G_USEC_PER_SEC) / 1000));
 }
 
-/* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */
-static gboolean
-print_json (const NearbySighting *sighting)
+/* The members after "distance_m" of a sighting's line, as an object ("{...}"): what its frame
+ * says, which depends only on the frame's bytes. */
+static char *
+format_frame_members (const NearbySighting *sighting,
+                      const char           *raw)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) address = json_node_init_string (json_node_alloc (), sighting->address);
   g_autoptr(JsonNode) rest = NULL;
-  g_autofree char *time = format_time (sighting->time_us);
-  g_autofree char *raw = nearby_hex_format (sighting->raw, sighting->raw_len);
-  g_autofree char *address_text = json_to_string (address, FALSE);
-  g_autofree char *rest_text = NULL;
-  g_autofree char *line = NULL;
-  g_autofree char *escaped = NULL;
-  char rssi_text[16] = "null";
-  char distance_text[G_ASCII_DTOSTR_BUF_SIZE] = "null";
-  double distance = nearby_cli_sighting_distance (sighting);
-
-  if (sighting->rssi != NEARBY_RSSI_UNKNOWN)
-    g_snprintf (rssi_text, sizeof rssi_text, "%d", sighting->rssi);
-  /* Centimetres are plenty; json-glib would print 17 significant digits. */
-  if (distance >= 0.0)
-    g_ascii_formatd (distance_text, sizeof distance_text, "%.2f", distance);
 
   json_builder_begin_object (builder);
 
@@ -167,7 +153,60 @@ print_json (const NearbySighting *sighting)
 
   rest = json_builder_get_root (builder);
   json_generator_set_root (generator, rest);
-  rest_text = json_generator_to_data (generator, NULL);
+  return json_generator_to_data (generator, NULL);
+}
+
+/* A beacon sends the same frame over and over: the members of the frames seen last are kept,
+ * by their bytes, rather than built again for every line (most of converting a capture). */
+#define FRAME_MEMBERS_CACHE_MAX 1024
+
+static const char *
+frame_members (const NearbySighting *sighting,
+               const char           *raw)
+{
+  static GHashTable *cache = NULL;
+  /* The frame is decoded from these bytes; its error and the length it saw tell a frame of
+   * more bytes than a sighting keeps from another that starts the same. */
+  g_autofree char *key = g_strdup_printf ("%04x %d %zu %s", sighting->frame.service_uuid,
+                                          (int) sighting->frame.error,
+                                          sighting->frame.error_length, raw);
+  const char *members;
+
+  if (cache == NULL)
+    cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  members = g_hash_table_lookup (cache, key);
+  if (members != NULL)
+    return members;
+
+  if (g_hash_table_size (cache) >= FRAME_MEMBERS_CACHE_MAX)
+    g_hash_table_remove_all (cache);
+
+  members = format_frame_members (sighting, raw);
+  g_hash_table_insert (cache, g_steal_pointer (&key), (char *) members);
+  return members;
+}
+
+/* Returns FALSE when stdout is gone (`nearby scan --json | head -1`). */
+static gboolean
+print_json (const NearbySighting *sighting)
+{
+  g_autoptr(JsonNode) address = json_node_init_string (json_node_alloc (), sighting->address);
+  g_autofree char *time = format_time (sighting->time_us);
+  g_autofree char *raw = nearby_hex_format (sighting->raw, sighting->raw_len);
+  g_autofree char *address_text = json_to_string (address, FALSE);
+  const char *rest_text = frame_members (sighting, raw);
+  g_autofree char *line = NULL;
+  g_autofree char *escaped = NULL;
+  char rssi_text[16] = "null";
+  char distance_text[G_ASCII_DTOSTR_BUF_SIZE] = "null";
+  double distance = nearby_cli_sighting_distance (sighting);
+
+  if (sighting->rssi != NEARBY_RSSI_UNKNOWN)
+    g_snprintf (rssi_text, sizeof rssi_text, "%d", sighting->rssi);
+  /* Centimetres are plenty; json-glib would print 17 significant digits. */
+  if (distance >= 0.0)
+    g_ascii_formatd (distance_text, sizeof distance_text, "%.2f", distance);
 
   /* rest_text is a non-empty object: splice the leading members in after its '{'. */
   line = g_strdup_printf ("{\"time\":\"%s\",\"address\":%s,\"rssi\":%s,\"distance_m\":%s,%s\n",
