@@ -149,6 +149,7 @@ test_extended_fragments (void)
   g_autoptr(GByteArray) first = NULL;
   g_autoptr(GByteArray) second = NULL;
   g_autoptr(GByteArray) third = NULL;
+  g_autoptr(GByteArray) fourth = NULL;
   g_autoptr(GBytes) bytes = NULL;
   NearbyBtsnoopReport *report;
   Played played;
@@ -175,11 +176,22 @@ test_extended_fragments (void)
   nearby_test_le_event_add_extended (third, 0x0040, 0x01, "3C:00:00:00:00:07", 3, big + 10, 5,
                                      -73);
   nearby_test_btsnoop_add_event (writer, T0 + 200, third);
+
+  /* An address with its top bit set, in two pieces (the key of its pieces fills 64 bits). */
+  fourth = nearby_test_le_event_new (NEARBY_BTSNOOP_LE_EXTENDED_ADVERTISING_REPORT);
+  nearby_test_le_event_add_extended (fourth, 0x0020, 0x01, "FF:FF:FF:FF:FF:FF", 15, big, 20, -74);
+  nearby_test_le_event_add_extended (fourth, 0x0000, 0x01, "FF:FF:FF:FF:FF:FF", 15, big + 20, 20,
+                                     -75);
+  nearby_test_btsnoop_add_event (writer, T0 + 300, fourth);
   bytes = nearby_test_btsnoop_free (writer);
 
   play (bytes, &played);
   g_assert_cmpuint (played.errors->len, ==, 0);
-  g_assert_cmpuint (played.reports->len, ==, 3);
+  g_assert_cmpuint (played.reports->len, ==, 4);
+  report = report_at (&played, 3);
+  g_assert_cmpstr (report->address, ==, "FF:FF:FF:FF:FF:FF");
+  g_assert_cmpint (report->address_type, ==, NEARBY_BTSNOOP_ADDRESS_RANDOM_STATIC);
+  g_assert_cmpmem (report->data, report->data_len, big, 40);
 
   report = report_at (&played, 0);
   g_assert_cmpint (report->address_type, ==, NEARBY_BTSNOOP_ADDRESS_ANONYMOUS);

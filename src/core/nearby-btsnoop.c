@@ -302,7 +302,9 @@ add_extended_report (NearbyBtsnoopReader *self,
   const guint8 *address = report + 3;
   guint8 sid = report[11];
   gint8 rssi = (gint8) report[13];
-  gint64 key = 0;
+  /* Unsigned: an address with its top bit set fills all 64 bits (g_int64_hash reads the same
+   * bits). */
+  guint64 key = 0;
   GByteArray *pending;
 
   for (guint i = 0; i < 6; i++)
