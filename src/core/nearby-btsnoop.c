@@ -595,7 +595,8 @@ nearby_btsnoop_reader_next (NearbyBtsnoopReader  *self,
           memcpy (report->address, queued->address, sizeof report->address);
           report->rssi = queued->rssi;
           report->truncated = queued->truncated;
-          report->data = self->scratch->data + queued->offset;
+          /* An empty GByteArray has no data at all, and NULL + 0 is undefined behaviour. */
+          report->data = queued->len > 0 ? self->scratch->data + queued->offset : NULL;
           report->data_len = queued->len;
           return TRUE;
         }

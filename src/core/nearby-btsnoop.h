@@ -50,7 +50,8 @@ typedef struct {
   char                      address[18];  /* "C0:FF:EE:00:00:01", most significant byte first */
   int                       rssi;         /* dBm; 127 means unavailable */
   gboolean                  truncated;    /* extended: the controller gave up on the rest */
-  const guint8             *data;         /* AD structures; valid until the next call */
+  const guint8             *data;         /* AD structures (NULL when none); valid until
+                                           * the next call */
   gsize                     data_len;
 } NearbyBtsnoopReport;
 
