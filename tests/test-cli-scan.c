@@ -157,6 +157,9 @@ add_watch_and_museum (Fixture *f)
                              g_variant_new_parsed ("{uint16 117: <[byte 0x01, 0x02, 0x03]>}"),
                              "UUIDs",
                              g_variant_new_parsed ("['0000180d-0000-1000-8000-00805f9b34fb']"),
+                             "AdvertisingData",
+                             g_variant_new_parsed ("{byte 0x09: <[byte 0x57, 0x61, 0x74, 0x63, "
+                                                   "0x68]>}"),
                              NULL));
   museum = add_beacon (&f->mock, "C0:FF:EE:00:01:07",
                        props ("RSSI", g_variant_new_int16 (-60),
@@ -213,6 +216,8 @@ test_cli_scan_all_devices (Fixture       *f,
   uuids = json_object_get_array_member (object, "service_uuids");
   g_assert_cmpuint (json_array_get_length (uuids), ==, 1);
   g_assert_cmpstr (json_array_get_string_element (uuids, 0), ==, "180d");
+  /* Its name, as bluetoothd passes on the AD structures it deems safe. */
+  g_assert_nonnull (strstr (run->out, "\"ad\":[{\"type\":9,\"data\":\"5761746368\"}]"));
   g_assert_nonnull (strstr (run->out, "\"url\":\"https://example.com/m\""));
 
   add_watch_and_museum (f);
