@@ -277,6 +277,37 @@ test_without_userinfo (void)
   g_assert_null (nearby_url_without_userinfo (NULL));
 }
 
+/* Hiding a site hides its registrable domain; where there is none, the host alone. */
+static void
+test_site (void)
+{
+  static const struct { const char *url; const char *site; } cases[] = {
+    { "https://www.Example.com/menu", "example.com" },
+    { "https://shop.example.com:8443/a", "example.com" },
+    { "https://a.b.bbc.co.uk/news", "bbc.co.uk" },
+    { "https://co.uk/", "co.uk" },
+    { "https://example.com./", "example.com" },
+    { "https://bank.example.com@evil.example.org/pay", "example.org" },
+    { "http://user:secret@127.0.0.1:8080/kiosk", "127.0.0.1" },
+    { "http://10.0.0.7/", "10.0.0.7" },
+    { "http://[::1]:8000/x", "::1" },
+    { "http://[2001:DB8::1]/", "2001:db8::1" },
+    { "http://localhost:8000/", "localhost" },
+    { "http://kiosk/", "kiosk" },
+    { "https://www.xn--bcher-kva.de/", "bücher.de" },
+    { "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8", NULL },
+    { "not a url", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *site = nearby_url_site (cases[i].url);
+
+      g_assert_cmpstr (site, ==, cases[i].site);
+    }
+  g_assert_null (nearby_url_site (NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -291,6 +322,7 @@ main (int   argc,
   g_test_add_func ("/url-policy/display", test_display);
   g_test_add_func ("/url-policy/display-host-path", test_display_host_path);
   g_test_add_func ("/url-policy/without-userinfo", test_without_userinfo);
+  g_test_add_func ("/url-policy/site", test_site);
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <libsoup/soup.h>
 
 #include <string.h>
 
@@ -557,4 +558,36 @@ nearby_url_without_userinfo (const char *url)
                       g_uri_get_path (uri), g_uri_get_query (uri), g_uri_get_fragment (uri));
 
   return g_uri_to_string (bare);
+}
+
+/* What a person hides when they hide a site: the registrable domain (shop.example.co.uk for
+ * www.shop.example.co.uk), as browsers scope cookies, so that a.example and b.example go
+ * together. An address, "localhost", a single label or a public suffix has no such domain:
+ * the host itself is the site. In the host's display form (lower case, Unicode only when that
+ * cannot mislead), never with userinfo or port; NULL when @url has no host. */
+char *
+nearby_url_site (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? parse_url (url, NULL) : NULL;
+  NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
+  g_autofree char *ascii = NULL;
+  const char *host;
+  const char *base;
+  gsize len;
+
+  if (uri == NULL || (host = g_uri_get_host (uri)) == NULL || *host == '\0')
+    return NULL;
+  if (g_hostname_is_ip_address (host))
+    return g_ascii_strdown (host, -1);
+
+  ascii = g_hostname_to_ascii (host);
+  if (ascii == NULL)
+    return display_host_for (host, &flags);
+  len = strlen (ascii);
+  if (len > 1 && ascii[len - 1] == '.')
+    ascii[len - 1] = '\0';
+
+  base = soup_tld_get_base_domain (ascii, NULL);
+
+  return display_host_for (base != NULL ? base : ascii, &flags);
 }
