@@ -18,26 +18,40 @@ test_first_run_comes_first (void)
 {
   /* Nothing is looked up before the person has chosen, whatever Bluetooth does. */
   for (int state = NEARBY_SOURCE_STATE_STARTING; state <= NEARBY_SOURCE_STATE_ERROR; state++)
-    g_assert_cmpstr (nearby_window_page_for (state, 3, FALSE), ==, "first-run");
+    g_assert_cmpstr (nearby_window_page_for (state, 3, 0, FALSE), ==, "first-run");
 }
 
 static void
 test_states (void)
 {
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_STARTING, 0, TRUE), ==, "starting");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 0, TRUE), ==, "searching");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 2, TRUE), ==, "list");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_NO_SERVICE, 0, TRUE), ==, "no-service");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_NO_ADAPTER, 0, TRUE), ==, "no-adapter");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 0, TRUE), ==, "off");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_RFKILL_BLOCKED, 0, TRUE), ==,
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_STARTING, 0, 0, TRUE), ==, "starting");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 0, 0, TRUE), ==, "searching");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 2, 0, TRUE), ==, "list");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_NO_SERVICE, 0, 0, TRUE), ==, "no-service");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_NO_ADAPTER, 0, 0, TRUE), ==, "no-adapter");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 0, 0, TRUE), ==, "off");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_RFKILL_BLOCKED, 0, 0, TRUE), ==,
                    "rfkill-blocked");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_ERROR, 0, TRUE), ==, "error");
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_FINISHED, 0, TRUE), ==, "finished");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_ERROR, 0, 0, TRUE), ==, "error");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_FINISHED, 0, 0, TRUE), ==, "finished");
   /* A finished replay keeps its objects on screen until they expire. */
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_FINISHED, 1, TRUE), ==, "list");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_FINISHED, 1, 0, TRUE), ==, "list");
   /* Bluetooth turned off: say so, rather than show objects that can no longer be heard. */
-  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 4, TRUE), ==, "off");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 4, 0, TRUE), ==, "off");
+}
+
+/* An empty list because of hidden sites says so, rather than "Looking for Nearby Objects…";
+ * a list with something left in it, and Bluetooth's own troubles, come first. */
+static void
+test_hidden (void)
+{
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 0, 5, TRUE), ==, "hidden");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_FINISHED, 0, 2, TRUE), ==, "hidden");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 1, 4, TRUE), ==, "list");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_OFF, 0, 5, TRUE), ==, "off");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_ERROR, 0, 5, TRUE), ==, "error");
+  g_assert_cmpstr (nearby_window_page_for (NEARBY_SOURCE_STATE_SCANNING, 0, 5, FALSE), ==,
+                   "first-run");
 }
 
 /* The app's own icons are not in any theme until installed: run from the build tree, a page that
@@ -90,6 +104,7 @@ main (int   argc,
 
   g_test_add_func ("/window/pages/first-run", test_first_run_comes_first);
   g_test_add_func ("/window/pages/states", test_states);
+  g_test_add_func ("/window/pages/hidden", test_hidden);
   g_test_add_func ("/window/own-icons-in-resource", test_own_icons_in_resource);
 
   return g_test_run ();

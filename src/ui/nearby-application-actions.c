@@ -169,32 +169,50 @@ toggle_favourite_action (GSimpleAction *action,
 }
 
 static void
-set_site_hidden (NearbyApplication *self,
-                 const char        *host,
-                 gboolean           hidden)
+set_sites_hidden (NearbyApplication  *self,
+                  const char * const *sites,
+                  gboolean            hidden)
 {
-  if (hidden)
-    nearby_history_hide_site_async (self->history, host, NULL, NULL, NULL);
-  else
-    nearby_history_show_site_async (self->history, host, NULL, NULL, NULL);
+  for (guint i = 0; sites[i] != NULL; i++)
+    {
+      if (hidden)
+        nearby_history_hide_site_async (self->history, sites[i], NULL, NULL, NULL);
+      else
+        nearby_history_show_site_async (self->history, sites[i], NULL, NULL, NULL);
+    }
 }
 
-/* Hides or shows a site because a person asked, and says so with a toast that can undo it. */
+/* Hides or shows sites because a person asked, and says so with a toast that can undo it. */
 static void
-set_site_hidden_with_undo (NearbyApplication *self,
-                           const char        *host,
-                           gboolean           hidden)
+set_sites_hidden_with_undo (NearbyApplication  *self,
+                            const char * const *sites,
+                            gboolean            hidden)
 {
-  g_autofree char *title = g_strdup_printf (hidden ? _("Objects from %s are hidden")
-                                                   : _("Objects from %s are shown again"),
-                                            host);
-  AdwToast *toast = adw_toast_new (title);
+  guint n_sites = g_strv_length ((char **) sites);
+  g_autofree char *title = NULL;
+  AdwToast *toast;
 
-  set_site_hidden (self, host, hidden);
+  if (n_sites == 0)
+    return;
+
+  if (n_sites == 1)
+    title = g_strdup_printf (hidden ? _("Objects from %s are hidden")
+                                    : _("Objects from %s are shown again"),
+                             sites[0]);
+  else
+    title = g_strdup_printf (hidden
+                             ? g_dngettext (GETTEXT_PACKAGE, "Objects from %u site are hidden",
+                                            "Objects from %u sites are hidden", n_sites)
+                             : g_dngettext (GETTEXT_PACKAGE, "Objects from %u site are shown again",
+                                            "Objects from %u sites are shown again", n_sites),
+                             n_sites);
+  toast = adw_toast_new (title);
+
+  set_sites_hidden (self, sites, hidden);
 
   adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_action_name (toast, "app.set-site-hidden");
-  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)", host, !hidden));
+  adw_toast_set_action_name (toast, "app.set-sites-hidden");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(^asb)", sites, !hidden));
   _nearby_application_add_toast (self, toast);
 }
 
@@ -203,8 +221,9 @@ hide_site_action (GSimpleAction *action,
                   GVariant      *parameter,
                   gpointer       user_data)
 {
-  set_site_hidden_with_undo (NEARBY_APPLICATION (user_data),
-                             g_variant_get_string (parameter, NULL), TRUE);
+  const char *sites[] = { g_variant_get_string (parameter, NULL), NULL };
+
+  set_sites_hidden_with_undo (NEARBY_APPLICATION (user_data), sites, TRUE);
 }
 
 static void
@@ -212,21 +231,60 @@ unhide_site_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  set_site_hidden_with_undo (NEARBY_APPLICATION (user_data),
-                             g_variant_get_string (parameter, NULL), FALSE);
+  const char *sites[] = { g_variant_get_string (parameter, NULL), NULL };
+
+  set_sites_hidden_with_undo (NEARBY_APPLICATION (user_data), sites, FALSE);
 }
 
-/* The Undo buttons: hide or show a site again, with no second toast offering to undo the undo. */
+/* The Undo buttons: hide or show sites again, with no second toast offering to undo the undo. */
 static void
-set_site_hidden_action (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
+set_sites_hidden_action (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
 {
-  const char *host;
+  g_autofree const char **sites = NULL;
   gboolean hidden;
 
-  g_variant_get (parameter, "(&sb)", &host, &hidden);
-  set_site_hidden (NEARBY_APPLICATION (user_data), host, hidden);
+  g_variant_get (parameter, "(^a&sb)", &sites, &hidden);
+  set_sites_hidden (NEARBY_APPLICATION (user_data), sites, hidden);
+}
+
+/* The button of the page that says the list is empty only because of hidden sites. What a
+ * person pressing "Show Hidden Objects" expects is to see those objects, here: the sites that
+ * hide the objects around are shown again (with Undo). Sites hidden for objects that are not
+ * around stay hidden; Preferences lists them. */
+static void
+show_hidden_objects_action (GSimpleAction *action,
+                            GVariant      *parameter,
+                            gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  GListModel *objects = G_LIST_MODEL (self->objects);
+  g_autoptr(GPtrArray) sites = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (objects); i++)
+    {
+      g_autoptr(NearbyObject) object = g_list_model_get_item (objects, i);
+      const char *url = nearby_object_get_url (object);
+      char *keys[] = { NULL, NULL };
+
+      if (!_nearby_application_object_is_hidden (self, object))
+        continue;
+
+      /* The site, or the host that a site hidden by an older Nearby names. */
+      keys[0] = nearby_url_site (url);
+      keys[1] = nearby_url_display_host (url, NULL);
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          if (nearby_history_is_site_hidden (self->history, keys[k]) &&
+              !g_ptr_array_find_with_equal_func (sites, keys[k], g_str_equal, NULL))
+            g_ptr_array_add (sites, g_steal_pointer (&keys[k]));
+          g_free (keys[k]);
+        }
+    }
+
+  g_ptr_array_add (sites, NULL);
+  set_sites_hidden_with_undo (self, (const char * const *) sites->pdata, FALSE);
 }
 
 static void
@@ -300,9 +358,13 @@ preferences_action (GSimpleAction *action,
 {
   NearbyApplication *self = user_data;
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  NearbyPreferences *preferences = nearby_preferences_new (window,
+                                                           G_LIST_MODEL (self->hidden_sites));
 
-  gtk_window_present (GTK_WINDOW (nearby_preferences_new (window,
-                                                          G_LIST_MODEL (self->hidden_sites))));
+  /* Its buttons are app.* actions (Clear…, Show Again): a window outside the application
+   * resolves none of them, and GTK leaves such buttons insensitive. */
+  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (preferences));
 }
 
 static void
@@ -589,7 +651,8 @@ static const GActionEntry app_actions[] = {
   { "toggle-favourite", toggle_favourite_action, "s" },
   { "hide-site", hide_site_action, "s" },
   { "show-site", unhide_site_action, "s" },
-  { "set-site-hidden", set_site_hidden_action, "(sb)" },
+  { "set-sites-hidden", set_sites_hidden_action, "(asb)" },
+  { "show-hidden-objects", show_hidden_objects_action },
   { "clear-history", clear_history_action },
   { "show-details", show_details_action, "s" },
   { "inspect", inspect_action },

@@ -44,13 +44,16 @@ struct _NearbyApplication
   double             replay_speed;
 };
 
-/* The main window, when it is the active one. */
+/* The main window, whichever window is active; NULL before it is made. */
 NearbyWindow *_nearby_application_get_window     (NearbyApplication *self);
 /* Shows @toast (transfer full) where the person is looking, or logs it with no window. */
 void          _nearby_application_add_toast      (NearbyApplication *self,
                                                   AdwToast          *toast);
 void          _nearby_application_toast          (NearbyApplication *self,
                                                   const char        *message);
+/* Whether the list leaves @object out because its site is hidden. */
+gboolean      _nearby_application_object_is_hidden (NearbyApplication *self,
+                                                    NearbyObject      *object);
 /* Replaces the source with the demo; says why in a toast if it cannot start. */
 void          _nearby_application_start_demo     (NearbyApplication *self);
 

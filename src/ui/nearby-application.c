@@ -17,6 +17,7 @@
 #include "nearby-replay.h"
 #include "nearby-resources.h"
 #include "nearby-settings.h"
+#include "nearby-url-policy.h"
 
 G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION)
 
@@ -75,12 +76,18 @@ nearby_application_get_needs_privacy_choice (NearbyApplication *self)
   return self->settings == NULL || !g_settings_get_boolean (self->settings, "privacy-choice-made");
 }
 
+/* Preferences and Details belong to the application too, and one of them may be the active
+ * window: the main window is the most recently focused NearbyWindow. */
 NearbyWindow *
 _nearby_application_get_window (NearbyApplication *self)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      if (NEARBY_IS_WINDOW (l->data))
+        return NEARBY_WINDOW (l->data);
+    }
 
-  return NEARBY_IS_WINDOW (window) ? NEARBY_WINDOW (window) : NULL;
+  return NULL;
 }
 
 /* A toast goes where the person is looking: Preferences, or the main window. */
@@ -178,23 +185,32 @@ on_object_added (NearbyApplication *self,
   nearby_application_apply_history (self, object);
 }
 
-static char *
-host_of_url (const char *url)
+/* A favourite stays in the list when its site is hidden: it was chosen one by one, and hiding
+ * a site should not bury it. Sites hidden before hiding went by registrable domain were hosts,
+ * and still hide their host. */
+gboolean
+_nearby_application_object_is_hidden (NearbyApplication *self,
+                                      NearbyObject      *object)
 {
-  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *url = nearby_object_get_url (object);
+  g_autofree char *site = NULL;
+  g_autofree char *host = NULL;
 
-  return uri != NULL && g_uri_get_host (uri) != NULL ? g_ascii_strdown (g_uri_get_host (uri), -1)
-                                                     : NULL;
+  if (url == NULL || nearby_object_get_favourite (object))
+    return FALSE;
+
+  site = nearby_url_site (url);
+  host = nearby_url_display_host (url, NULL);
+
+  return nearby_history_is_site_hidden (self->history, site) ||
+         nearby_history_is_site_hidden (self->history, host);
 }
 
 static gboolean
-object_site_not_hidden (gpointer item,
-                    gpointer user_data)
+object_not_hidden (gpointer item,
+                   gpointer user_data)
 {
-  NearbyApplication *self = user_data;
-  g_autofree char *host = host_of_url (nearby_object_get_url (NEARBY_OBJECT (item)));
-
-  return host == NULL || !nearby_history_is_site_hidden (self->history, host);
+  return !_nearby_application_object_is_hidden (user_data, NEARBY_OBJECT (item));
 }
 
 static void
@@ -235,6 +251,10 @@ on_history_changed (NearbyApplication *self,
           nearby_application_apply_history (self, object);
         }
     }
+
+  /* A favourite of a hidden site stays shown, so favourites decide what is hidden too. */
+  if (what & NEARBY_HISTORY_DATA_FAVOURITES)
+    gtk_filter_changed (GTK_FILTER (self->hidden_sites_filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
 /* A write that failed (a full disk, say): told once per spell of trouble, which the history
@@ -270,12 +290,13 @@ static void
 nearby_application_activate (GApplication *app)
 {
   NearbyApplication *self = NEARBY_APPLICATION (app);
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  GtkWindow *window = GTK_WINDOW (_nearby_application_get_window (self));
 
   if (window == NULL)
     {
       window = GTK_WINDOW (nearby_window_new (self, self->source,
-                                              G_LIST_MODEL (self->shown_objects)));
+                                              G_LIST_MODEL (self->shown_objects),
+                                              G_LIST_MODEL (self->objects)));
       g_object_bind_property (window, "list-engaged", self->objects, "frozen",
                               G_BINDING_SYNC_CREATE);
       g_object_bind_property (self, "needs-privacy-choice", window, "needs-privacy-choice",
@@ -420,7 +441,7 @@ nearby_application_startup (GApplication *app)
                            G_CALLBACK (on_privacy_choice_changed), self, G_CONNECT_SWAPPED);
   on_developer_mode_changed (self);
 
-  self->hidden_sites_filter = gtk_custom_filter_new (object_site_not_hidden, self, NULL);
+  self->hidden_sites_filter = gtk_custom_filter_new (object_not_hidden, self, NULL);
   self->shown_objects = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->objects)),
                                                    g_object_ref (GTK_FILTER (self->hidden_sites_filter)));
 

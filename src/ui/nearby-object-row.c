@@ -218,6 +218,52 @@ append_menu_item (GMenu      *section,
   g_menu_append_item (section, item);
 }
 
+/* "Hide Site “example.com” (5 Objects)": which site, and how much of the list goes with it. */
+static char *
+hide_site_label (const char *site,
+                 guint       n_objects)
+{
+  g_auto(GStrv) parts = g_strsplit (site, "_", -1);
+  g_autofree char *escaped = g_strjoinv ("__", parts);
+
+  /* A favourite stays when its site is hidden: with nothing else around, no count. */
+  if (n_objects == 0)
+    return g_strdup_printf (_("_Hide Site “%s”"), escaped);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_Hide Site “%s” (%u Object)",
+                                       "_Hide Site “%s” (%u Objects)", n_objects),
+                          escaped, n_objects);
+}
+
+/* The objects of @site in the list the row is in that hiding it would take away (favourites
+ * stay). Counted when the menu opens, not on every tick of every row. */
+static guint
+count_site_objects (NearbyObjectRow *self,
+                    const char      *site)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_LIST_VIEW);
+  GListModel *model = view != NULL ? G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (view)))
+                                   : NULL;
+  guint n = 0;
+
+  if (model == NULL || site == NULL)
+    return 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autofree char *item_site = NULL;
+
+      if (!NEARBY_IS_OBJECT (item) || nearby_object_get_favourite (NEARBY_OBJECT (item)))
+        continue;
+      item_site = nearby_url_site (nearby_object_get_url (NEARBY_OBJECT (item)));
+      if (g_strcmp0 (item_site, site) == 0)
+        n++;
+    }
+
+  return n;
+}
+
 /* The menu is built as it opens, from the object's state at that moment. Building it for every
  * bind and change instead gave each row a new GtkPopoverMenu each time, and with objects coming
  * and going GTK kept the memory of the popovers it replaced. */
@@ -229,7 +275,7 @@ nearby_object_row_build_menu (GtkMenuButton *menu_button,
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) open_section = g_menu_new ();
   g_autoptr(GMenu) object_section = g_menu_new ();
-  g_autofree char *host = NULL;
+  g_autofree char *site = NULL;
   const char *url;
   const char *key;
 
@@ -238,7 +284,7 @@ nearby_object_row_build_menu (GtkMenuButton *menu_button,
 
   key = nearby_object_get_key (self->object);
   url = nearby_object_get_url (self->object);
-  host = url != NULL ? nearby_url_display_host (url, NULL) : NULL;
+  site = url != NULL ? nearby_url_site (url) : NULL;
 
   if (nearby_object_get_browsable (self->object))
     {
@@ -271,8 +317,12 @@ nearby_object_row_build_menu (GtkMenuButton *menu_button,
         }
     }
 
-  if (host != NULL)
-    append_menu_item (object_section, _("_Hide This Site"), "app.hide-site", host);
+  if (site != NULL)
+    {
+      g_autofree char *label = hide_site_label (site, count_site_objects (self, site));
+
+      append_menu_item (object_section, label, "app.hide-site", site);
+    }
 
   append_menu_item (object_section, _("_Details"), "app.show-details", key);
 

@@ -98,6 +98,7 @@ nearby_preferences_new (GtkWindow  *parent,
   return g_object_new (NEARBY_TYPE_PREFERENCES,
                        "transient-for", parent,
                        "modal", TRUE,
+                       "destroy-with-parent", TRUE,
                        "hidden-sites", hidden_sites,
                        NULL);
 }

@@ -19,6 +19,7 @@ struct _NearbyWindow
 
   NearbySource         *source;
   GListModel           *objects;
+  GListModel           *all_objects;
   GSettings            *settings;
 
   /* Template widgets */
@@ -27,6 +28,7 @@ struct _NearbyWindow
   GtkButton            *automatic_lookup_button;
   GtkButton            *ask_lookup_button;
   AdwStatusPage        *error_page;
+  AdwStatusPage        *hidden_page;
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
@@ -44,6 +46,7 @@ enum {
   PROP_0,
   PROP_SOURCE,
   PROP_OBJECTS,
+  PROP_ALL_OBJECTS,
   PROP_LIST_ENGAGED,
   PROP_NEEDS_PRIVACY_CHOICE,
   N_PROPS
@@ -54,10 +57,16 @@ static GParamSpec *properties[N_PROPS];
 const char *
 nearby_window_page_for (NearbySourceState state,
                         guint             n_objects,
+                        guint             n_hidden,
                         gboolean          privacy_choice_made)
 {
   if (!privacy_choice_made)
     return "first-run";
+
+  /* An empty list is not "nothing around" when the person hid what is around. */
+  if (n_objects == 0 && n_hidden > 0 &&
+      (state == NEARBY_SOURCE_STATE_SCANNING || state == NEARBY_SOURCE_STATE_FINISHED))
+    return "hidden";
 
   switch (state)
     {
@@ -101,6 +110,7 @@ nearby_window_update_page (NearbyWindow *self)
 {
   NearbySourceState state = NEARBY_SOURCE_STATE_STARTING;
   guint n_objects = 0;
+  guint n_hidden = 0;
   gboolean chosen = !self->needs_privacy_choice;
   const char *page;
 
@@ -108,8 +118,22 @@ nearby_window_update_page (NearbyWindow *self)
     state = nearby_source_get_state (self->source);
   if (self->objects != NULL)
     n_objects = g_list_model_get_n_items (self->objects);
+  /* The list shows what is left once hidden sites are left out. */
+  if (self->all_objects != NULL)
+    n_hidden = g_list_model_get_n_items (self->all_objects) - n_objects;
 
-  page = nearby_window_page_for (state, n_objects, chosen);
+  page = nearby_window_page_for (state, n_objects, n_hidden, chosen);
+
+  if (g_str_equal (page, "hidden"))
+    {
+      g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                             "%u Object Is Hidden",
+                                                             "%u Objects Are Hidden",
+                                                             n_hidden),
+                                                n_hidden);
+
+      adw_status_page_set_title (self->hidden_page, title);
+    }
 
   if (g_str_equal (page, "error"))
     {
@@ -160,6 +184,17 @@ on_objects_changed (NearbyWindow *self,
     nearby_window_update_page (self);
 }
 
+static void
+on_all_objects_changed (NearbyWindow *self,
+                        guint         position,
+                        guint         removed,
+                        guint         added)
+{
+  /* The number of hidden objects is on the page that says the list is empty because of them. */
+  if (removed != added)
+    nearby_window_update_page (self);
+}
+
 void
 nearby_window_set_source (NearbyWindow *self,
                           NearbySource *source)
@@ -197,6 +232,20 @@ nearby_window_set_objects (NearbyWindow *self,
                            G_CALLBACK (on_objects_changed), self, G_CONNECT_SWAPPED);
   selection = gtk_no_selection_new (g_object_ref (objects));
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+}
+
+static void
+nearby_window_set_all_objects (NearbyWindow *self,
+                               GListModel   *all_objects)
+{
+  g_assert (self->all_objects == NULL);
+
+  if (all_objects == NULL)
+    return;
+
+  self->all_objects = g_object_ref (all_objects);
+  g_signal_connect_object (all_objects, "items-changed",
+                           G_CALLBACK (on_all_objects_changed), self, G_CONNECT_SWAPPED);
 }
 
 void
@@ -346,12 +395,14 @@ choose_lookup_policy_action (GtkWidget  *widget,
 NearbyWindow *
 nearby_window_new (NearbyApplication *application,
                    NearbySource      *source,
-                   GListModel        *objects)
+                   GListModel        *objects,
+                   GListModel        *all_objects)
 {
   return g_object_new (NEARBY_TYPE_WINDOW,
                        "application", application,
                        "source", source,
                        "objects", objects,
+                       "all-objects", all_objects,
                        NULL);
 }
 
@@ -401,6 +452,7 @@ nearby_window_dispose (GObject *object)
 
   g_clear_object (&self->source);
   g_clear_object (&self->objects);
+  g_clear_object (&self->all_objects);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (nearby_window_parent_class)->dispose (object);
@@ -422,6 +474,10 @@ nearby_window_get_property (GObject    *object,
 
     case PROP_OBJECTS:
       g_value_set_object (value, self->objects);
+      break;
+
+    case PROP_ALL_OBJECTS:
+      g_value_set_object (value, self->all_objects);
       break;
 
     case PROP_LIST_ENGAGED:
@@ -455,6 +511,10 @@ nearby_window_set_property (GObject      *object,
       nearby_window_set_objects (self, g_value_get_object (value));
       break;
 
+    case PROP_ALL_OBJECTS:
+      nearby_window_set_all_objects (self, g_value_get_object (value));
+      break;
+
     case PROP_NEEDS_PRIVACY_CHOICE:
       nearby_window_set_needs_privacy_choice (self, g_value_get_boolean (value));
       break;
@@ -486,6 +546,11 @@ nearby_window_class_init (NearbyWindowClass *klass)
                          G_TYPE_LIST_MODEL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_ALL_OBJECTS] =
+    g_param_spec_object ("all-objects", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   properties[PROP_LIST_ENGAGED] =
     g_param_spec_boolean ("list-engaged", NULL, NULL,
                           FALSE,
@@ -506,6 +571,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, automatic_lookup_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, ask_lookup_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, hidden_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);

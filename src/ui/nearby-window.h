@@ -15,9 +15,12 @@ G_BEGIN_DECLS
 #define NEARBY_TYPE_WINDOW (nearby_window_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyWindow, nearby_window, NEARBY, WINDOW, AdwApplicationWindow)
 
+/* @objects is what the list shows; @all_objects (or NULL) the same before hidden sites are
+ * left out, for the page that says how many objects are hidden. */
 NearbyWindow *nearby_window_new         (NearbyApplication *application,
                                          NearbySource      *source,
-                                         GListModel        *objects);
+                                         GListModel        *objects,
+                                         GListModel        *all_objects);
 void          nearby_window_set_source  (NearbyWindow      *self,
                                          NearbySource      *source);
 void          nearby_window_show_toast  (NearbyWindow      *self,
@@ -34,6 +37,7 @@ gboolean      nearby_window_get_list_engaged (NearbyWindow *self);
 /* Which stack page to show; pure, so that it can be tested without a display. */
 const char   *nearby_window_page_for    (NearbySourceState  state,
                                          guint              n_objects,
+                                         guint              n_hidden,
                                          gboolean           privacy_choice_made);
 
 G_END_DECLS

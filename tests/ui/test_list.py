@@ -58,20 +58,74 @@ class DemoListTest(NearbyTestCase):
 
 
 class HideSiteTest(NearbyTestCase):
+    """Hiding says which site and how many objects go, and an empty list says why it is empty."""
     app_args = ['--demo']
-    settings = {'privacy-choice-made': 'true'}
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
+
+    def row_titles(self):
+        shown = set(self.texts(self.window))
+        return [title for title in DEMO_TITLES if title in shown]
+
+    def wait_for_every_demo_row(self):
+        # The demo adds its five objects over a few seconds; the count in the menu is the list's
+        # when it opens, so the menu is opened only once all five are there.
+        wait_for(lambda: len(self.row_titles()) == len(DEMO_TITLES), timeout=30,
+                 what=f'every demo object with its title (have {self.row_titles()})')
+
+    def open_row_menu(self, title):
+        self.click(self.wait_find(self.window, name=f'More about {title}',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
 
     def test_hide_a_site_and_undo(self):
         self.start_app()
-        wait_for(lambda: 'Bluebird Café' in self.texts(), timeout=30, what='the demo café')
-        self.click(self.wait_find(name='More about Bluebird Café', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Bluebird Café')
+        # Every demo object is served from 127.0.0.1: the menu says so before anything goes.
+        item = self.wait_find(name='Hide Site “127.0.0.1” (5 Objects)', role=pyatspi.ROLE_MENU_ITEM)
         self.screenshot('row-menu')
-        self.click(self.wait_find(name='Hide This Site', role=pyatspi.ROLE_MENU_ITEM))
-        # Every demo object is served from 127.0.0.1: hiding the site empties the list.
-        self.wait_page('Looking for Nearby Objects…')
+        self.click(item)
+        self.wait_page('5 Objects Are Hidden')
+        self.wait_find(self.window, name='Show Hidden Objects', role=pyatspi.ROLE_PUSH_BUTTON)
+        self.screenshot('objects-hidden')
         self.click(self.wait_find(name='Undo', role=pyatspi.ROLE_PUSH_BUTTON))
         self.wait_page('Nearby objects')
-        wait_for(lambda: 'Bluebird Café' in self.texts(), what='the café back after Undo')
+        self.wait_for_every_demo_row()
+
+    def test_show_hidden_objects_from_the_empty_page(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Snack Machine · Level 2')
+        self.click(self.wait_find(name='Hide Site “127.0.0.1” (5 Objects)',
+                                  role=pyatspi.ROLE_MENU_ITEM))
+        self.wait_page('5 Objects Are Hidden')
+        self.assertEqual(self.row_titles(), [])
+
+        self.click(self.wait_find(self.window, name='Show Hidden Objects',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_page('Nearby objects')
+        self.wait_for_every_demo_row()
+        self.wait_find(self.window, name='Objects from 127.0.0.1 are shown again',
+                       what='the toast saying which site is back')
+
+    def test_a_favourite_stays_when_its_site_is_hidden(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Bluebird Café')
+        self.click(self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM))
+
+        # The café is chosen one by one: hiding its site takes the four others, not the café.
+        self.open_row_menu('Snack Machine · Level 2')
+        self.click(self.wait_find(name='Hide Site “127.0.0.1” (4 Objects)',
+                                  role=pyatspi.ROLE_MENU_ITEM))
+        wait_for(lambda: self.row_titles() == ['Bluebird Café'],
+                 what=f'the café alone in the list (have {self.row_titles()})')
+        self.wait_page('Nearby objects')
+        self.screenshot('favourite-of-hidden-site')
+
+        # No longer a favourite, it goes the way of its site.
+        self.open_row_menu('Bluebird Café')
+        self.click(self.wait_find(name='Remove From Favourites', role=pyatspi.ROLE_MENU_ITEM))
+        self.wait_page('5 Objects Are Hidden')
 
 
 if __name__ == '__main__':
