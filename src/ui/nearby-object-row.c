@@ -50,15 +50,17 @@ nearby_object_row_bucket_label (NearbyBucket bucket)
 {
   switch (bucket)
     {
+    /* "Nearby" is also the app's name, which translations keep; the distance word they
+     * translate. A context keeps the two apart, and the other words with it. */
     case NEARBY_BUCKET_IMMEDIATE:
-      return _("Right here");
+      return C_("distance", "Right here");
     case NEARBY_BUCKET_NEAR:
-      return _("Nearby");
+      return C_("distance", "Nearby");
     case NEARBY_BUCKET_FAR:
-      return _("Farther away");
+      return C_("distance", "Farther away");
     case NEARBY_BUCKET_UNKNOWN:
     default:
-      return _("Distance unknown");
+      return C_("distance", "Distance unknown");
     }
 }
 

@@ -22,6 +22,7 @@ class TranslatedTestCase(NearbyTestCase):
         super().setUp()
         self.env.update({'LANGUAGE': self.language, 'NEARBY_LOCALEDIR': self.locale_dir})
         catalogue = gettext.translation('nearby', self.locale_dir, languages=[self.language])
+        self.catalogue = catalogue
         self.tr = lambda message: catalogue.gettext(message).replace('_', '')
         self.assertNotEqual(self.tr('Main Menu'), 'Main Menu', 'the catalogue is translated')
 
@@ -84,6 +85,48 @@ class GermanTest(TranslatedTestCase):
         self.click(self.wait_find(name=self.tr('_Preferences'), role=pyatspi.ROLE_MENU_ITEM))
         self.wait_find(name=self.tr('_Distance Calibration'), what='the calibration row')
         self.screenshot('de-preferences')
+
+
+class GermanDistanceTest(TranslatedTestCase):
+    """"Nearby" is the app's name, kept in German, and a distance, translated: each its own."""
+    language = 'de'
+    settings = dict(CHOSEN, **{'lookup-policy': "'never'"})
+
+    def test_distance_words_are_not_the_app_name(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        # Calibrated -20 dBm at 0 m: -55 dBm is ~0.6 m, -65 dBm ~2 m, -90 dBm ~30 m.
+        self.add_url_beacon('C0:FF:EE:00:00:01', 'http://127.0.0.1:9/near', -55)
+        self.add_url_beacon('C0:FF:EE:00:00:02', 'http://127.0.0.1:9/mid', -65)
+        self.add_url_beacon('C0:FF:EE:00:00:03', 'http://127.0.0.1:9/far', -90)
+        self.start_app()
+        words = {
+            'right here': self.catalogue.pgettext('distance', 'Right here'),
+            'nearby': self.catalogue.pgettext('distance', 'Nearby'),
+            'farther away': self.catalogue.pgettext('distance', 'Farther away'),
+        }
+        self.assertEqual(words['nearby'], 'In der Nähe')
+
+        def distance_of(path):
+            """The distance word shown in the row of the object at @path (the row is named
+            "title, distance, host" for screen readers)."""
+            row = self.find(self.window, contains=f'127.0.0.1/{path}, ')
+            if row is None:
+                return None
+            shown = set(self.texts(row))
+            return next((word for word in words.values() if word in shown), None)
+
+        wait_for(lambda: distance_of('mid') == 'In der Nähe', timeout=30,
+                 what=f'the middle row to say “In der Nähe” (says {distance_of("mid")!r})')
+        wait_for(lambda: distance_of('near') == words['right here'], timeout=30,
+                 what=f'the near row (says {distance_of("near")!r})')
+        wait_for(lambda: distance_of('far') == words['farther away'], timeout=30,
+                 what=f'the far row (says {distance_of("far")!r})')
+        # The app's name stays the app's name.
+        self.assertEqual(self.window.name, 'Nearby')
+        self.assertIn('Nearby', self.texts(self.window))
+        self.assertNotIn('Nearby', [distance_of(path) for path in ('near', 'mid', 'far')])
+        self.screenshot('de-distances')
 
 
 class RightToLeftTest(TranslatedTestCase):
