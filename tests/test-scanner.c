@@ -598,6 +598,32 @@ test_start_failure (Fixture       *f,
   g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 2);
 }
 
+/* Try Again: discovery starts at once, not at the next retry a minute away. */
+static void
+test_retry_now (Fixture       *f,
+                gconstpointer  data)
+{
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+  bluez_mock_control (&f->mock, "FailStartDiscovery",
+                      g_variant_new ("(s^as)", "hci0",
+                                     (const char *[]) { "org.bluez.Error.Failed", NULL }));
+  f->scanner = g_object_new (NEARBY_TYPE_SCANNER,
+                             "retry-interval", 60 * 1000,
+                             "retry-interval-max", 60 * 1000,
+                             NULL);
+
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_ERROR);
+  g_assert_true (nearby_scanner_retry (f->scanner));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpuint (bluez_mock_count_calls (&f->mock, "hci0", "StartDiscovery"), ==, 2);
+
+  /* Without a powered adapter there is nothing to try. */
+  bluez_mock_control (&f->mock, "SetPowered", g_variant_new ("(sb)", "hci0", FALSE));
+  WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_OFF);
+  g_assert_false (nearby_scanner_retry (f->scanner));
+}
+
 static void
 test_adapter_hotplug (Fixture       *f,
                       gconstpointer  data)
@@ -870,6 +896,7 @@ main (int   argc,
   ADD ("/scanner/power-cycle", test_power_cycle);
   ADD ("/scanner/rfkill-blocked", test_rfkill_blocked);
   ADD ("/scanner/start-failure", test_start_failure);
+  ADD ("/scanner/retry-now", test_retry_now);
   ADD ("/scanner/adapter-hotplug", test_adapter_hotplug);
   ADD ("/scanner/named-adapter", test_named_adapter);
   ADD ("/scanner/no-service", test_no_service);

@@ -96,6 +96,21 @@ retry_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+gboolean
+nearby_scanner_retry (NearbyScanner *self)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), FALSE);
+
+  if (self->adapter == NULL || self->stopped ||
+      !_nearby_scanner_proxy_get_boolean (self->adapter, "Powered", FALSE))
+    return FALSE;
+
+  g_debug ("Retrying discovery now, as asked");
+  _nearby_scanner_begin_session (self, TRUE);
+
+  return TRUE;
+}
+
 static void
 schedule_retry (NearbyScanner *self)
 {

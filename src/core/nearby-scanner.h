@@ -47,6 +47,11 @@ gboolean       nearby_scanner_power_on_finish    (NearbyScanner        *self,
                                                   GAsyncResult         *result,
                                                   GError              **error);
 
+/* Starts discovery again now, rather than at the next retry, after it failed (the person
+ * pressed Try Again). The back-off is kept, so pressing it again and again is no tight loop.
+ * FALSE, and nothing done, without a powered adapter or once stopped. */
+gboolean       nearby_scanner_retry              (NearbyScanner        *self);
+
 /* Ends our discovery session and waits for bluetoothd to confirm, so that a process can exit
  * right after. No more sightings are emitted, and the state becomes "finished". */
 void           nearby_scanner_stop_async         (NearbyScanner        *self,

@@ -11,6 +11,7 @@
 
 #include "nearby-object-row.h"
 #include "nearby-process-age.h"
+#include "nearby-scanner.h"
 #include "nearby-window.h"
 
 struct _NearbyWindow
@@ -29,6 +30,10 @@ struct _NearbyWindow
   GtkButton            *ask_lookup_button;
   AdwStatusPage        *error_page;
   AdwStatusPage        *hidden_page;
+  GtkWidget            *error_actions;
+  GtkLabel             *error_details_label;
+  GtkWidget            *searching_demo_button;
+  GtkWidget            *bluetooth_settings_button;
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
@@ -138,9 +143,23 @@ nearby_window_update_page (NearbyWindow *self)
   if (g_str_equal (page, "error"))
     {
       g_autofree char *message = nearby_source_dup_state_message (self->source);
+      gboolean bluetooth = NEARBY_IS_SCANNER (self->source);
 
-      adw_status_page_set_description (self->error_page, message);
+      /* bluetoothd's words ("org.bluez.Error.Failed") mean something to a developer only:
+       * a plain sentence first, the words behind Details. A replay's or the demo's message is
+       * a sentence already. */
+      adw_status_page_set_description (self->error_page,
+                                       bluetooth
+                                       ? _("Bluetooth did not start looking for objects. "
+                                           "Nearby keeps trying by itself.")
+                                       : message);
+      gtk_label_set_label (self->error_details_label, bluetooth ? message : NULL);
+      gtk_widget_set_visible (self->error_actions, bluetooth);
     }
+
+  /* Beacons are rare: with nothing around, the demo shows what Nearby would show. Not during
+   * a replay, or the demo, whose objects would mix with the ones it shows. */
+  gtk_widget_set_visible (self->searching_demo_button, NEARBY_IS_SCANNER (self->source));
 
   gtk_widget_set_visible (self->scan_indicator,
                           chosen && state == NEARBY_SOURCE_STATE_SCANNING);
@@ -382,6 +401,47 @@ object_menu_action (GtkWidget  *widget,
 }
 
 static void
+try_again_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+
+  if (NEARBY_IS_SCANNER (self->source))
+    nearby_scanner_retry (NEARBY_SCANNER (self->source));
+}
+
+static gboolean
+bluetooth_settings_available (void)
+{
+  g_autofree char *path = g_find_program_in_path ("gnome-control-center");
+
+  return path != NULL;
+}
+
+/* The settings panel that can unblock Bluetooth, where there is one to open (not inside a
+ * sandbox, nor on a desktop other than GNOME: the page's text says what to do there). */
+static void
+open_bluetooth_settings_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *parameter)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+  g_autoptr(GSubprocess) settings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  settings = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
+                               "gnome-control-center", "bluetooth", NULL);
+  if (settings == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not open Settings: %s"),
+                                                  error->message);
+
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+    }
+}
+
+static void
 choose_lookup_policy_action (GtkWidget  *widget,
                              const char *action_name,
                              GVariant   *parameter)
@@ -572,6 +632,10 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, ask_lookup_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, hidden_page);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_actions);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_details_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, searching_demo_button);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, bluetooth_settings_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
@@ -585,6 +649,9 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-lookup-policy", "s",
                                    choose_lookup_policy_action);
   gtk_widget_class_install_action (widget_class, "win.object-menu", NULL, object_menu_action);
+  gtk_widget_class_install_action (widget_class, "win.try-again", NULL, try_again_action);
+  gtk_widget_class_install_action (widget_class, "win.open-bluetooth-settings", NULL,
+                                   open_bluetooth_settings_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "win.object-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "win.object-menu", NULL);
@@ -619,6 +686,7 @@ nearby_window_init (NearbyWindow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
   let_label_wrap (self->automatic_lookup_button);
   let_label_wrap (self->ask_lookup_button);
+  gtk_widget_set_visible (self->bluetooth_settings_button, bluetooth_settings_available ());
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
 
