@@ -124,7 +124,7 @@ nearby_window_update_page (NearbyWindow *self)
   if (self->objects != NULL)
     n_objects = g_list_model_get_n_items (self->objects);
   /* The list shows what is left once hidden sites are left out. */
-  if (self->all_objects != NULL)
+  if (self->all_objects != NULL && g_list_model_get_n_items (self->all_objects) > n_objects)
     n_hidden = g_list_model_get_n_items (self->all_objects) - n_objects;
 
   page = nearby_window_page_for (state, n_objects, n_hidden, chosen);

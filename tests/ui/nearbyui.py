@@ -22,6 +22,14 @@ import xfocus  # noqa: E402
 
 TIMEOUT = 20.0
 NARROWEST = 360  # the window's width-request: as narrow as a phone
+# What `nearby --demo` lists once its pages are looked up: five objects, all on 127.0.0.1.
+DEMO_TITLES = [
+    'Stop 14 · Market Street',
+    'Parking Meter B-2031',
+    'Bluebird Café',
+    'The Antikythera Mechanism · Gallery 3',
+    'Snack Machine · Level 2',
+]
 
 
 class AppExited(AssertionError):
@@ -434,6 +442,21 @@ class NearbyTestCase(unittest.TestCase):
             except Exception:
                 continue
         return 'nothing in the app'
+
+    def demo_row_titles(self):
+        """The demo's titles the window shows, in DEMO_TITLES' order."""
+        shown = set(self.texts(self.window))
+        return [title for title in DEMO_TITLES if title in shown]
+
+    def wait_for_every_demo_row(self):
+        """The demo adds its objects over a few seconds: a row menu opened before the last one
+        is there counts, and hides, fewer objects than the test means."""
+        wait_for(lambda: len(self.demo_row_titles()) == len(DEMO_TITLES), timeout=30,
+                 what=f'every demo object with its title (have {self.demo_row_titles()})')
+
+    def open_row_menu(self, title):
+        self.click(self.wait_find(self.window, name=f'More about {title}',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
 
     def focused(self):
         for node in walk(self.window):

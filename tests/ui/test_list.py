@@ -6,14 +6,6 @@ import pyatspi
 
 from nearbyui import NearbyTestCase, main, wait_for
 
-DEMO_TITLES = [
-    'Stop 14 · Market Street',
-    'Parking Meter B-2031',
-    'Bluebird Café',
-    'The Antikythera Mechanism · Gallery 3',
-    'Snack Machine · Level 2',
-]
-
 
 class DemoListTest(NearbyTestCase):
     app_args = ['--demo']
@@ -24,15 +16,10 @@ class DemoListTest(NearbyTestCase):
         self.install_fake_browser()
         self.watch_notifications()
 
-    def row_titles(self):
-        shown = set(self.texts())
-        return [title for title in DEMO_TITLES if title in shown]
-
     def test_rows_show_titles_and_open_in_the_browser(self):
         self.start_app()
         self.wait_page('Nearby objects')
-        wait_for(lambda: len(self.row_titles()) == len(DEMO_TITLES),
-                 timeout=30, what=f'every demo object with its title (have {self.row_titles()})')
+        self.wait_for_every_demo_row()
         self.screenshot('list')
 
         # A click on the café's row opens its page in the browser.
@@ -62,20 +49,6 @@ class HideSiteTest(NearbyTestCase):
     app_args = ['--demo']
     settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
 
-    def row_titles(self):
-        shown = set(self.texts(self.window))
-        return [title for title in DEMO_TITLES if title in shown]
-
-    def wait_for_every_demo_row(self):
-        # The demo adds its five objects over a few seconds; the count in the menu is the list's
-        # when it opens, so the menu is opened only once all five are there.
-        wait_for(lambda: len(self.row_titles()) == len(DEMO_TITLES), timeout=30,
-                 what=f'every demo object with its title (have {self.row_titles()})')
-
-    def open_row_menu(self, title):
-        self.click(self.wait_find(self.window, name=f'More about {title}',
-                                  role=pyatspi.ROLE_PUSH_BUTTON))
-
     def test_hide_a_site_and_undo(self):
         self.start_app()
         self.wait_for_every_demo_row()
@@ -98,7 +71,7 @@ class HideSiteTest(NearbyTestCase):
         self.click(self.wait_find(name='Hide Site “127.0.0.1” (5 Objects)',
                                   role=pyatspi.ROLE_MENU_ITEM))
         self.wait_page('5 Objects Are Hidden')
-        self.assertEqual(self.row_titles(), [])
+        self.assertEqual(self.demo_row_titles(), [])
 
         self.click(self.wait_find(self.window, name='Show Hidden Objects',
                                   role=pyatspi.ROLE_PUSH_BUTTON))
@@ -117,8 +90,8 @@ class HideSiteTest(NearbyTestCase):
         self.open_row_menu('Snack Machine · Level 2')
         self.click(self.wait_find(name='Hide Site “127.0.0.1” (4 Objects)',
                                   role=pyatspi.ROLE_MENU_ITEM))
-        wait_for(lambda: self.row_titles() == ['Bluebird Café'],
-                 what=f'the café alone in the list (have {self.row_titles()})')
+        wait_for(lambda: self.demo_row_titles() == ['Bluebird Café'],
+                 what=f'the café alone in the list (have {self.demo_row_titles()})')
         self.wait_page('Nearby objects')
         self.screenshot('favourite-of-hidden-site')
 

@@ -7,40 +7,17 @@ import pyatspi
 
 from nearbyui import NearbyTestCase, main, wait_for
 
-DEMO_TITLES = [
-    'Stop 14 · Market Street',
-    'Parking Meter B-2031',
-    'Bluebird Café',
-    'The Antikythera Mechanism · Gallery 3',
-    'Snack Machine · Level 2',
-]
-
-
 class DemoTestCase(NearbyTestCase):
     """The demo's five objects, every one served from 127.0.0.1, with their pages looked up."""
     app_args = ['--demo']
     settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
-
-    def row_titles(self):
-        shown = set(self.texts(self.window))
-        return [title for title in DEMO_TITLES if title in shown]
-
-    def wait_for_every_demo_row(self):
-        # The demo adds its objects over a few seconds: a menu opened before the last one is
-        # there would count, and hide, fewer objects than the test means.
-        wait_for(lambda: len(self.row_titles()) == len(DEMO_TITLES), timeout=30,
-                 what=f'every demo object with its title (have {self.row_titles()})')
-
-    def row_menu(self, title):
-        self.click(self.wait_find(self.window, name=f'More about {title}',
-                                  role=pyatspi.ROLE_PUSH_BUTTON))
 
     def menu_item(self, contains):
         return self.wait_find(contains=contains, role=pyatspi.ROLE_MENU_ITEM,
                               what=f'the menu item “{contains}…”')
 
     def hide_demo_site(self):
-        self.row_menu('Bluebird Café')
+        self.open_row_menu('Bluebird Café')
         self.click(self.menu_item('Hide Site'))
         self.wait_page('5 Objects Are Hidden')
 
@@ -109,16 +86,16 @@ class ClearHistoryTest(DemoTestCase):
         self.mouse_click(self.wait_find(self.window, name='Bluebird Café', role=pyatspi.ROLE_LABEL))
         wait_for(lambda: any(url.endswith('/cafe/') for url, _ in self.history_visits()),
                  what='the visit to the café recorded')
-        self.row_menu('Parking Meter B-2031')
+        self.open_row_menu('Parking Meter B-2031')
         self.click(self.menu_item('Add to Favourites'))
-        self.row_menu('Parking Meter B-2031')
+        self.open_row_menu('Parking Meter B-2031')
         self.menu_item('Remove From Favourites')
-        self.row_menu('Parking Meter B-2031')
+        self.open_row_menu('Parking Meter B-2031')
         # The favourite stays when its site is hidden.
-        self.row_menu('Bluebird Café')
+        self.open_row_menu('Bluebird Café')
         self.click(self.menu_item('Hide Site “127.0.0.1” (4 Objects)'))
-        wait_for(lambda: self.row_titles() == ['Parking Meter B-2031'],
-                 what=f'the parking meter alone in the list (have {self.row_titles()})')
+        wait_for(lambda: self.demo_row_titles() == ['Parking Meter B-2031'],
+                 what=f'the parking meter alone in the list (have {self.demo_row_titles()})')
 
         preferences = self.open_preferences()
         self.wait_find(preferences, name='127.0.0.1', what='the hidden site in Preferences')
@@ -147,7 +124,7 @@ class ClearHistoryTest(DemoTestCase):
         # The site is no longer hidden, and the parking meter no longer a favourite.
         self.wait_page('Nearby objects')
         self.wait_for_every_demo_row()
-        self.row_menu('Parking Meter B-2031')
+        self.open_row_menu('Parking Meter B-2031')
         self.menu_item('Add to Favourites')
 
 
