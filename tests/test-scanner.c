@@ -1,5 +1,9 @@
 /* test-scanner.c: NearbyScanner against a mock bluetoothd on a private bus
  *
+ * Longer than the ~900 lines a file should have: each test drives the scanner through one of
+ * bluetoothd's states (adapters coming and going, discovery failing and retried, devices that
+ * are no beacon), and they share one fixture and its helpers; split by state they would repeat it.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
