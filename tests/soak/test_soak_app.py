@@ -27,7 +27,7 @@ WAVE_SECONDS = 40            # over which they appear (60 a second, about 500 in
 ADVERT_EVERY = 0.5           # each object is heard every half second...
 ADVERT_COUNT = 8             # ...for 4 s, then never again
 EXPIRY_SECONDS = 5           # the shortest the settings allow
-SETTLE_SECONDS = 20          # between waves: the last objects expire and the list is empty
+SETTLE_SECONDS = 30          # between waves: the last objects expire and the list is empty
 # A wave may leave this much of the RSS it had after the first wave (allocator slack, caches
 # that fill once) ...
 MARGIN = 0.05
@@ -191,9 +191,10 @@ class SoakTest(NearbyTestCase):
             self.open_and_close(0x69, 'Details (Ctrl+I)')
             self.open_and_close(0x2c, 'Preferences (Ctrl+,)')
             # The wave's last objects are heard 4 s after it ends and leave 5 s later; the list
-            # is then empty, and the window shows another page, until the next wave.
+            # is then empty, and the window shows another page, until the next wave starts.
+            next_wave = started + 3.0 + (wave + 1) * wave_length
             wait_for(lambda: self.current_page() not in (None, 'Nearby objects'),
-                     timeout=WAVE_SECONDS / 2 + SETTLE_SECONDS - 2,
+                     timeout=max(1.0, next_wave - time.monotonic() - 1.0),
                      what=f'the wave to leave the list (showing “{self.current_page()}”)')
             time.sleep(1.0)
             after_wave.append(rss_bytes(pid))
