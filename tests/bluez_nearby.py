@@ -275,24 +275,18 @@ def _flood_rssi(device_path, tick, ticks, index):
     return -60 - ((tick + index) % 30)
 
 
-@dbus.service.method(MOCK_IFACE, in_signature='suu', out_signature='u')
-def FloodRssi(self, adapter_name, rate_hz, duration_ms):
-    '''Changes the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS.
-
-    A timer inside the mock sends the signals, so the test process does no round trip per
-    update. Each device's last value is -40 - (index % 50), index being its place in path order.
-    Emits org.bluez.Mock.FloodFinished(u signals_sent) at the end. Returns the number of ticks.'''
+def _start_rssi_timer(mock, adapter_name, rate_hz, duration_ms, value):
     devices = _devices_of(_adapter_path(adapter_name))
     ticks = max(1, rate_hz * duration_ms // 1000)
     interval = max(1, 1000 // max(1, rate_hz))
-    connection = self.connection
+    connection = mock.connection
     state = {'tick': 0, 'sent': 0}
     prepared = [(path, mockobject.objects[path]) for path in devices]
 
     def tick():
         t = state['tick']
         for index, (path, device) in enumerate(prepared):
-            rssi = dbus.Int16(_flood_rssi(path, t, ticks, index))
+            rssi = dbus.Int16(value(path, t, ticks, index))
             device.props[DEVICE_IFACE]['RSSI'] = dbus.Int16(rssi, variant_level=1)
             message = dbus.lowlevel.SignalMessage(path, dbus.PROPERTIES_IFACE, 'PropertiesChanged')
             message.append(DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1)},
@@ -309,6 +303,28 @@ def FloodRssi(self, adapter_name, rate_hz, duration_ms):
 
     GLib.timeout_add(interval, tick)
     return dbus.UInt32(ticks)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='suu', out_signature='u')
+def FloodRssi(self, adapter_name, rate_hz, duration_ms):
+    '''Changes the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS.
+
+    A timer inside the mock sends the signals, so the test process does no round trip per
+    update. Each device's last value is -40 - (index % 50), index being its place in path order.
+    Emits org.bluez.Mock.FloodFinished(u signals_sent) at the end. Returns the number of ticks.'''
+    return _start_rssi_timer(self, adapter_name, rate_hz, duration_ms, _flood_rssi)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='suun', out_signature='u')
+def HoldRssi(self, adapter_name, rate_hz, duration_ms, rssi):
+    '''Signals the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS,
+    each value within 1 dB of RSSI: beacons that stay where they are, as bluetoothd reports them
+    with a discovery filter set (an RSSI on every advertisement).
+
+    Like FloodRssi, from a timer inside the mock, ending with FloodFinished. Returns the number
+    of ticks.'''
+    return _start_rssi_timer(self, adapter_name, rate_hz, duration_ms,
+                             lambda path, tick, ticks, index: rssi + (tick + index) % 3 - 1)
 
 
 # LE advertising

@@ -1,0 +1,436 @@
+/* bench-idle.c: what the app costs at rest, against a bare window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   xvfb-run -a -s "-screen 0 1280x800x24 -ac" \
+ *     meson test -C _build --benchmark bench-idle --verbose
+ *
+ * Four programs, each left alone under the same X display on a private bus (both session and
+ * system bus, with the mock bluetoothd, tests/bluez_nearby.py, on it):
+ *
+ *   - floor: bench-startup-minimal, an AdwApplication with one AdwApplicationWindow;
+ *   - `nearby` scanning with an adapter and no beacons;
+ *   - `nearby` with BENCH_IDLE_BEACONS (5) Eddystone-URL beacons whose RSSI bluetoothd signals
+ *     BENCH_IDLE_RATE (1) times a second each, within 1 dB of -55 dBm (HoldRssi: they do not
+ *     move between distance buckets);
+ *   - `nearby --demo`, untouched.
+ *
+ * Once a program has painted its first frame and settled (BENCH_IDLE_SETTLE_SECONDS, 5), its CPU
+ * is read from /proc/PID/stat (utime + stime of every thread) over BENCH_IDLE_SECONDS (30), and
+ * then its poll() and ppoll() calls are counted over as long again by `strace -f -c` attached to
+ * it (strace slows what it traces, so the CPU is taken before). Each figure is given with its
+ * ratio to the floor's, or, when the floor is 0, with what is above it. All of it once per renderer in BENCH_IDLE_RENDERERS ("default cairo":
+ * GTK's own choice, as the app gets it, then GSK_RENDERER=cairo).
+ *
+ * The children run with GTK_A11Y=none unless set (there is no accessibility bus on the private
+ * bus), the keyfile settings backend in a temporary folder where the privacy choice is made
+ * (look-ups: "ask", so nothing is fetched), and without the tests' MALLOC_CHECK_ and G_DEBUG.
+ * Without a display it exits 77 (skipped); without strace the wakeups are not counted.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench-util.h"
+#include "bluez-mock-harness.h"
+
+#define FIRST_FRAME_TIMEOUT_S  60
+#define STILL_RSSI             -55
+
+typedef enum {
+  CASE_FLOOR,
+  CASE_NO_BEACONS,
+  CASE_STILL_BEACONS,
+  CASE_DEMO,
+  N_CASES
+} CaseKind;
+
+typedef struct {
+  double cpu_percent;
+  double wakeups_per_s;   /* < 0: not counted */
+} Figures;
+
+typedef struct {
+  GString  *output;
+  gboolean  painted;
+  gboolean  ended;
+} Reading;
+
+static const char *case_names[N_CASES] = {
+  "floor: bare AdwApplication window",
+  "nearby, adapter, no beacons",
+  "nearby, still beacons",
+  "nearby --demo, untouched",
+};
+
+static void
+on_line (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Reading *reading = user_data;
+  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object),
+                                                                result, NULL, NULL);
+
+  if (line == NULL)
+    {
+      reading->ended = TRUE;
+      return;
+    }
+
+  g_string_append_printf (reading->output, "%s\n", line);
+  if (strstr (line, "First frame painted ") != NULL)
+    reading->painted = TRUE;
+
+  /* Read to the end, so that the child never blocks on a full pipe. */
+  g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (object), G_PRIORITY_DEFAULT, NULL,
+                                       on_line, reading);
+}
+
+/* utime + stime of every thread of @pid, in clock ticks. */
+static guint64
+process_cpu_ticks (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    g_error ("Could not read %s: did the program exit?", path);
+
+  /* The name, in parentheses, may hold spaces: the fields after it are counted from its end.
+   * utime and stime are fields 14 and 15, so the 12th and 13th after the name. */
+  after_name = strrchr (contents, ')');
+  g_assert (after_name != NULL);
+  fields = g_strsplit (after_name + 2, " ", 0);
+  g_assert (g_strv_length (fields) > 13);
+
+  return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
+}
+
+static double
+measure_cpu_percent (GPid  pid,
+                     guint seconds)
+{
+  guint64 before = process_cpu_ticks (pid);
+  gint64 started = g_get_monotonic_time ();
+  double elapsed_s;
+
+  nearby_test_run_for_ms (seconds * 1000);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+
+  return 100.0 * (process_cpu_ticks (pid) - before) / sysconf (_SC_CLK_TCK) / elapsed_s;
+}
+
+/* poll() and ppoll() calls of every thread of @pid per second, from strace's summary. */
+static double
+measure_wakeups_per_s (GPid        pid,
+                       guint       seconds,
+                       const char *tmp)
+{
+  g_autofree char *strace = g_find_program_in_path ("strace");
+  g_autofree char *pid_arg = g_strdup_printf ("%d", (int) pid);
+  g_autofree char *summary_path = g_build_filename (tmp, "strace-summary", NULL);
+  g_autofree char *summary = NULL;
+  g_autoptr(GSubprocess) tracer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint64 started;
+  double elapsed_s;
+  guint64 calls = 0;
+
+  if (strace == NULL)
+    return -1;
+
+  g_remove (summary_path);
+  tracer = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error, strace, "-f", "-c",
+                             "-e", "trace=poll,ppoll", "-o", summary_path, "-p", pid_arg, NULL);
+  if (tracer == NULL)
+    g_error ("Could not start strace: %s", error->message);
+
+  /* strace says nothing when it has attached; a second is more than it takes. */
+  nearby_test_run_for_ms (1000);
+  started = g_get_monotonic_time ();
+  nearby_test_run_for_ms (seconds * 1000);
+  g_subprocess_send_signal (tracer, SIGINT);
+  g_subprocess_wait (tracer, NULL, NULL);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+
+  if (!g_file_get_contents (summary_path, &summary, NULL, &error))
+    g_error ("strace left no summary: %s", error->message);
+
+  /* "% time     seconds  usecs/call     calls    errors syscall": calls is the 4th column. */
+  lines = g_strsplit (summary, "\n", 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) columns = g_strsplit_set (g_strstrip (lines[i]), " \t", 0);
+      g_autoptr(GPtrArray) words = g_ptr_array_new ();
+      const char *syscall;
+
+      for (guint j = 0; columns[j] != NULL; j++)
+        if (*columns[j] != '\0')
+          g_ptr_array_add (words, columns[j]);
+      if (words->len < 5)
+        continue;
+      syscall = words->pdata[words->len - 1];
+      if (g_str_equal (syscall, "poll") || g_str_equal (syscall, "ppoll"))
+        calls += g_ascii_strtoull (words->pdata[3], NULL, 10);
+    }
+
+  /* The second before the count began is not in the summary's time, but it is in its calls:
+   * counted in the time too, so that the figure errs high rather than low. */
+  return calls / (elapsed_s + 1.0);
+}
+
+static void
+start_beacons (BluezMock *mock,
+               guint      n_beacons,
+               guint      rate_hz,
+               guint      duration_ms)
+{
+  g_autoptr(GVariant) ticks = NULL;
+
+  for (guint i = 0; i < n_beacons; i++)
+    {
+      g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:00:%02X", i);
+      g_autofree char *url = g_strdup_printf ("https://example.com/still/%u", i);
+      g_autoptr(GVariant) reply = NULL;
+
+      reply = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "AddBeacon",
+                               g_variant_new ("(ss@a{sv})", "hci0", address,
+                                              bench_eddystone_url_properties (url, STILL_RSSI)),
+                               "(o)");
+    }
+
+  ticks = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "HoldRssi",
+                           g_variant_new ("(suun)", "hci0", rate_hz, duration_ms,
+                                          (gint16) STILL_RSSI),
+                           "(u)");
+}
+
+typedef struct {
+  const char *floor_program;
+  const char *nearby_program;
+  const char *tmp;
+  guint       seconds;
+  guint       settle_seconds;
+  guint       n_beacons;
+  guint       rate_hz;
+} Settings;
+
+static Figures
+run_case (const Settings *settings,
+          CaseKind        kind,
+          const char     *renderer)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data_home = g_build_filename (settings->tmp, "data", NULL);
+  Reading reading = { g_string_new (NULL), FALSE, FALSE };
+  BluezMock mock = { 0 };
+  gboolean timed_out = FALSE;
+  guint timeout_id;
+  GPid pid;
+  Figures figures;
+
+  bluez_mock_set_up (&mock);
+  if (kind != CASE_FLOOR)
+    {
+      bluez_mock_start (&mock);
+      bluez_mock_add_adapter (&mock, "hci0", TRUE);
+    }
+  if (kind == CASE_STILL_BEACONS)
+    start_beacons (&mock, settings->n_beacons, settings->rate_hz,
+                   (settings->settle_seconds + 2 * settings->seconds + 30) * 1000);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                        | G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  g_subprocess_launcher_setenv (launcher, "XDG_DATA_HOME", data_home, TRUE);
+  /* What the tests check for costs CPU the app would not spend. */
+  g_subprocess_launcher_unsetenv (launcher, "MALLOC_CHECK_");
+  g_subprocess_launcher_unsetenv (launcher, "G_DEBUG");
+  g_subprocess_launcher_unsetenv (launcher, "G_ENABLE_DIAGNOSTIC");
+  if (g_strcmp0 (renderer, "default") == 0)
+    g_subprocess_launcher_unsetenv (launcher, "GSK_RENDERER");
+  else
+    g_subprocess_launcher_setenv (launcher, "GSK_RENDERER", renderer, TRUE);
+
+  if (kind == CASE_FLOOR)
+    process = g_subprocess_launcher_spawn (launcher, &error, settings->floor_program, NULL);
+  else if (kind == CASE_DEMO)
+    process = g_subprocess_launcher_spawn (launcher, &error, settings->nearby_program, "--demo",
+                                           NULL);
+  else
+    process = g_subprocess_launcher_spawn (launcher, &error, settings->nearby_program, NULL);
+  if (process == NULL)
+    g_error ("Could not start %s: %s", case_names[kind], error->message);
+  pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
+
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, on_line, &reading);
+  timeout_id = g_timeout_add_seconds (FIRST_FRAME_TIMEOUT_S, nearby_test_set_flag, &timed_out);
+  while (!reading.painted && !reading.ended && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (timeout_id);
+  if (!reading.painted)
+    g_error ("%s painted no frame within %d s; its output:\n%s", case_names[kind],
+             FIRST_FRAME_TIMEOUT_S, reading.output->str);
+
+  nearby_test_run_for_ms (settings->settle_seconds * 1000);
+  if (reading.ended)
+    g_error ("%s ended; its output:\n%s", case_names[kind], reading.output->str);
+
+  figures.cpu_percent = measure_cpu_percent (pid, settings->seconds);
+  figures.wakeups_per_s = measure_wakeups_per_s (pid, settings->seconds, settings->tmp);
+
+  g_subprocess_send_signal (process, SIGTERM);
+  g_subprocess_wait (process, NULL, NULL);
+  while (!reading.ended)
+    g_main_context_iteration (NULL, TRUE);
+  g_string_free (reading.output, TRUE);
+
+  bluez_mock_tear_down (&mock);
+
+  return figures;
+}
+
+/* With a floor of 0 there is no ratio: what is above it is said instead. */
+static void
+print_ratio (double value,
+             double floor,
+             int    digits)
+{
+  g_autofree char *text = NULL;
+
+  if (floor > 0)
+    text = g_strdup_printf ("%.1f ×", value / floor);
+  else if (value > 0)
+    text = g_strdup_printf ("+%.*f", digits, value);
+  else
+    text = g_strdup ("= floor");
+  g_print (" %*s", 11 + (int) (strlen (text) - g_utf8_strlen (text, -1)), text);
+}
+
+static void
+run_renderer (const Settings *settings,
+              const char     *renderer)
+{
+  Figures figures[N_CASES];
+
+  for (guint kind = 0; kind < N_CASES; kind++)
+    figures[kind] = run_case (settings, kind, renderer);
+
+  g_print ("\n  GSK_RENDERER=%s, %u s each\n", renderer, settings->seconds);
+  g_print ("  %-34s %10s %11s %11s %11s\n", "", "CPU % core", "vs floor", "wakeups/s",
+           "vs floor");
+  for (guint kind = 0; kind < N_CASES; kind++)
+    {
+      g_print ("  %-34s %10.2f", case_names[kind], figures[kind].cpu_percent);
+      print_ratio (figures[kind].cpu_percent, figures[CASE_FLOOR].cpu_percent, 2);
+      if (figures[kind].wakeups_per_s < 0)
+        g_print (" %11s %11s\n", "-", "-");
+      else
+        {
+          g_print (" %11.1f", figures[kind].wakeups_per_s);
+          print_ratio (figures[kind].wakeups_per_s, figures[CASE_FLOOR].wakeups_per_s, 1);
+          g_print ("\n");
+        }
+    }
+}
+
+static void
+write_settings (const char *config_home)
+{
+  g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
+  g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
+  /* The keyfile backend names a schema's group by its path without the slashes around. */
+  g_autofree char *group = g_strdelimit (g_strdup (APP_ID), ".", '/');
+  g_autofree char *contents = g_strdup_printf ("[%s]\nprivacy-choice-made=true\n"
+                                               "lookup-policy='ask'\n", group);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (dir, 0700);
+  if (!g_file_set_contents (path, contents, -1, &error))
+    g_error ("Could not write %s: %s", path, error->message);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *renderers_setting = g_getenv ("BENCH_IDLE_RENDERERS");
+  g_auto(GStrv) renderers = NULL;
+  g_autofree char *tmp = NULL;
+  g_autofree char *config_home = NULL;
+  g_autofree char *display = NULL;
+  Settings settings = { 0 };
+  GDBusConnection *connection;
+  GTestDBus *bus;
+
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, NULL);
+
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_print ("bench-idle needs an X display (run it under xvfb-run): skipped\n");
+      return 77;
+    }
+
+  settings.floor_program = BENCH_STARTUP_MINIMAL;
+  settings.nearby_program = g_getenv ("NEARBY_BINARY");
+  if (settings.nearby_program == NULL)
+    g_error ("NEARBY_BINARY is not set (run it with meson test)");
+  settings.seconds = bench_env_uint ("BENCH_IDLE_SECONDS", 30);
+  settings.settle_seconds = bench_env_uint ("BENCH_IDLE_SETTLE_SECONDS", 5);
+  settings.n_beacons = bench_env_uint ("BENCH_IDLE_BEACONS", 5);
+  settings.rate_hz = bench_env_uint ("BENCH_IDLE_RATE", 1);
+  renderers = g_strsplit_set (renderers_setting != NULL ? renderers_setting : "default cairo",
+                              " ,", 0);
+
+  tmp = nearby_test_make_temp_dir ("nearby-bench-idle");
+  settings.tmp = tmp;
+  config_home = g_build_filename (tmp, "config", NULL);
+  write_settings (config_home);
+
+  /* The children's bus, both session and system; g_test_dbus_up() unsets DISPLAY. */
+  display = g_strdup (g_getenv ("DISPLAY"));
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (bus);
+  g_setenv ("DISPLAY", display, TRUE);
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
+  g_setenv ("G_MESSAGES_DEBUG", "nearby-window bench-startup-minimal", TRUE);
+  g_setenv ("GTK_A11Y", "none", FALSE);
+
+  g_print ("bench-idle (%s build, GTK_A11Y=%s): CPU over %u s after %u s to settle, then "
+           "poll/ppoll calls over %u s (strace -f -c); %u still beacons at %u Hz\n",
+           NEARBY_BUILDTYPE, g_getenv ("GTK_A11Y"), settings.seconds, settings.settle_seconds,
+           settings.seconds, settings.n_beacons, settings.rate_hz);
+
+  for (guint i = 0; renderers[i] != NULL; i++)
+    if (*renderers[i] != '\0')
+      run_renderer (&settings, renderers[i]);
+
+  /* The private bus goes away: the system bus connection must not take the process with it. */
+  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
+  if (connection != NULL)
+    {
+      g_dbus_connection_set_exit_on_close (connection, FALSE);
+      g_object_unref (connection);
+    }
+  g_test_dbus_down (bus);
+  g_object_unref (bus);
+  nearby_test_remove_tree (tmp);
+
+  return 0;
+}
