@@ -100,6 +100,26 @@ class StatusPagesTest(NearbyTestCase):
         except FileNotFoundError:
             return []
 
+    def test_listening_is_said_by_a_still_icon(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.start_app()
+        self.wait_page('Looking for Nearby Objects…')
+        indicator = self.wait_find(name='Listening for nearby objects',
+                                   what='the listening indicator in the header bar')
+        # An icon, not a spinner (a progress bar to AT-SPI): nothing animates while the app
+        # listens, so an open window at rest costs no more than any other.
+        self.assertEqual(indicator.getRole(), pyatspi.ROLE_IMAGE)
+        self.assertIsNone(self.find(self.app, role=pyatspi.ROLE_PROGRESS_BAR),
+                          'no spinner anywhere in the window')
+        self.assertIsNone(self.find(self.app, role=pyatspi.ROLE_ANIMATION))
+
+        # Not listening: no indicator.
+        bluez.SetPowered('hci0', False)
+        self.wait_page('Bluetooth Is Off')
+        wait_for(lambda: self.find(self.app, name='Listening for nearby objects') is None,
+                 what='the listening indicator to go')
+
     def test_rfkill_blocked_adapter(self):
         import os
         # No Settings app to open (as inside a sandbox): the page's text says what to do.
