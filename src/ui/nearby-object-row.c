@@ -399,6 +399,24 @@ nearby_object_row_update (NearbyObjectRow *self)
                                   -1);
 }
 
+/* What the row does not show. A still beacon's every advert moves its last-seen time and its raw
+ * signal: rebuilding the row for those would redo its labels, menu and accessible name at every
+ * tick while nothing on screen changes. */
+static const char * const unshown_properties[] = {
+  "rssi", "tx-power", "first-seen", "last-seen", "visit-count", "last-visit", "history-score",
+};
+
+static void
+on_object_notify (NearbyObjectRow *self,
+                  GParamSpec      *pspec)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (unshown_properties); i++)
+    if (g_str_equal (pspec->name, unshown_properties[i]))
+      return;
+
+  nearby_object_row_update (self);
+}
+
 void
 nearby_object_row_popup_menu (NearbyObjectRow *self)
 {
@@ -426,7 +444,7 @@ nearby_object_row_set_object (NearbyObjectRow *self,
     return;
 
   if (self->object != NULL)
-    g_signal_handlers_disconnect_by_func (self->object, nearby_object_row_update, self);
+    g_signal_handlers_disconnect_by_func (self->object, on_object_notify, self);
   g_set_object (&self->object, object);
   g_clear_pointer (&self->shown_icon, g_bytes_unref);
 
@@ -434,7 +452,7 @@ nearby_object_row_set_object (NearbyObjectRow *self,
   if (self->object != NULL)
     {
       g_signal_connect_object (self->object, "notify",
-                               G_CALLBACK (nearby_object_row_update), self, G_CONNECT_SWAPPED);
+                               G_CALLBACK (on_object_notify), self, G_CONNECT_SWAPPED);
       nearby_object_row_update (self);
     }
 
