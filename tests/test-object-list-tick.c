@@ -368,6 +368,84 @@ test_frozen (Fixture       *fixture,
   g_assert_cmpstr (url_at (fixture, 2), ==, "https://a.example/");
 }
 
+/* The window is minimized: the list goes on tracking, but shows nothing new until it is back. */
+static void
+test_held (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(NearbyObject) near = NULL;
+  guint n_added = 0;
+  guint n_notified = 0;
+  guint changes_before;
+
+  emit_url (fixture, "C0:FF:EE:00:05:01", "https://a.example/", 4.0);
+  emit_url (fixture, "C0:FF:EE:00:05:02", "https://gone.example/", 5.0);
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (n_items (fixture), ==, 2);
+  near = g_object_ref (item (fixture, 0));
+  g_assert_cmpstr (nearby_object_get_url (near), ==, "https://a.example/");
+  g_signal_connect (near, "notify", G_CALLBACK (on_notify_count), &n_notified);
+
+  g_signal_connect (fixture->list, "object-added", G_CALLBACK (on_object_added_count), &n_added);
+  nearby_object_list_set_held (fixture->list, TRUE);
+  g_assert_true (nearby_object_list_get_held (fixture->list));
+  changes_before = fixture->n_changes;
+
+  /* Meanwhile: a comes close, b appears nearer still, "gone" leaves. */
+  for (int i = 0; i < 40; i++)
+    {
+      fixture->clock.now_us += SECOND;
+      emit_url (fixture, "C0:FF:EE:00:05:01", "https://a.example/", 0.5);
+      emit_url (fixture, "C0:FF:EE:00:05:03", "https://b.example/", 0.2);
+      nearby_object_list_flush (fixture->list);
+    }
+
+  /* Tracked and announced (its look-up starts), but the model and the rows did not change. */
+  g_assert_cmpuint (n_added, ==, 1);
+  g_assert_nonnull (nearby_object_list_get_object_by_key (fixture->list, "https://b.example/"));
+  g_assert_null (nearby_object_list_get_object_by_key (fixture->list, "https://gone.example/"));
+  g_assert_cmpuint (fixture->n_changes, ==, changes_before);
+  g_assert_cmpuint (n_items (fixture), ==, 2);
+  g_assert_cmpuint (n_notified, ==, 0);
+
+  /* Shown again: up to date at once (the one gone leaves, the others take their places, nearest
+   * first), and a says what changed meanwhile in one batch of notifications. */
+  nearby_object_list_set_held (fixture->list, FALSE);
+  g_assert_cmpuint (fixture->n_changes, ==, changes_before + 2);
+  g_assert_cmpuint (n_items (fixture), ==, 2);
+  g_assert_cmpstr (url_at (fixture, 0), ==, "https://b.example/");
+  g_assert_cmpstr (url_at (fixture, 1), ==, "https://a.example/");
+  g_assert_cmpint (nearby_object_get_bucket (near), ==, NEARBY_BUCKET_IMMEDIATE);
+  g_assert_cmpuint (n_notified, >, 0);
+  g_assert_cmpuint (n_notified, <=, 10);
+  g_signal_handlers_disconnect_by_data (near, &n_notified);
+}
+
+/* The list sleeps between deadlines rather than ticking at every interval: on the real clock, an
+ * object that is no longer heard still fades and leaves when its time comes. */
+static void
+test_deadlines_on_the_real_clock (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  g_autoptr(NearbyObject) object = NULL;
+
+  nearby_object_list_set_clock (fixture->list, NULL, NULL);
+  nearby_object_list_set_tick_interval (fixture->list, 20);
+  nearby_object_list_set_stale_timeout (fixture->list, 300);
+  nearby_object_list_set_expiry_timeout (fixture->list, 900);
+  fixture->clock.now_us = g_get_real_time ();
+
+  emit_url (fixture, "C0:FF:EE:00:06:01", "https://quiet.example/", 1.0);
+  wait_for_n_items (fixture, 1);
+  object = g_object_ref (item (fixture, 0));
+  g_assert_false (nearby_object_get_stale (object));
+
+  WAIT_UNTIL (nearby_object_get_stale (object));
+  g_assert_cmpuint (n_items (fixture), ==, 1);
+  wait_for_n_items (fixture, 0);
+  g_assert_null (nearby_object_list_get_object_by_key (fixture->list, "https://quiet.example/"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -380,6 +458,8 @@ main (int   argc,
   add_fixture_test ("/object-list/calm-after-noisy-arrival", test_calm_after_noisy_arrival);
   add_fixture_test ("/object-list/reorder-across-buckets", test_reorder_across_buckets);
   add_fixture_test ("/object-list/frozen", test_frozen);
+  add_fixture_test ("/object-list/held", test_held);
+  add_fixture_test ("/object-list/deadlines-on-the-real-clock", test_deadlines_on_the_real_clock);
 
   return g_test_run ();
 }

@@ -37,6 +37,7 @@ struct _NearbyObjectList
   gpointer              clock_data;
 
   guint                 tick_id;
+  gint64                tick_due_us;   /* monotonic */
   guint                 prompt_tick_id;
   gint64                last_prompt_tick_us;
   gint64                last_rank_us;
@@ -48,6 +49,10 @@ struct _NearbyObjectList
   guint                 tick_interval_ms;
   guint                 rank_interval_ms;
   gboolean              frozen;
+  /* Nobody sees the model: the objects' notifications wait here, frozen, and the model's
+   * changes wait for the release. */
+  gboolean              held;
+  GPtrArray            *held_objects;
   gboolean              show_non_browsable;
   gboolean              show_invisible;
 
@@ -64,6 +69,7 @@ typedef enum {
   PROP_TICK_INTERVAL,
   PROP_RANK_INTERVAL,
   PROP_FROZEN,
+  PROP_HELD,
   PROP_SHOW_NON_BROWSABLE,
   PROP_SHOW_INVISIBLE,
   PROP_PATH_LOSS_EXPONENT,

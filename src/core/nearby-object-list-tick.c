@@ -124,53 +124,14 @@ replace_items (NearbyObjectList *self,
   g_ptr_array_unref (old_items);
 }
 
+/* The model's part of a tick: rows that leave, newcomers, the ranking. */
 static void
-tick (NearbyObjectList *self)
+update_model (NearbyObjectList *self,
+              gint64            now,
+              gboolean          rank_changed)
 {
-  gint64 now = _nearby_object_list_now (self);
-  gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
-  gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
-  g_autoptr(GPtrArray) added = NULL;
   g_autoptr(GPtrArray) to_show = NULL;
-  gboolean rank_changed = self->rank_wanted;
   gboolean rank_due;
-
-  g_object_freeze_notify (G_OBJECT (self));
-
-  added = g_steal_pointer (&self->added);
-  self->added = g_ptr_array_new ();
-  for (guint i = 0; i < added->len; i++)
-    {
-      _nearby_object_list_emit_object_added (self, added->pdata[i]);
-      rank_changed = TRUE;
-    }
-
-  for (guint i = self->objects->len; i-- > 0;)
-    {
-      NearbyObject *object = g_ptr_array_index (self->objects, i);
-
-      if (now - nearby_object_get_last_seen (object) > expiry_us)
-        {
-          /* While the person points at the list, a row that left would move every row below
-           * it: it stays, faded as stale, until the pointer or focus goes. */
-          if (self->frozen && g_hash_table_contains (self->shown, object))
-            continue;
-          _nearby_object_list_forget_object (self, object);
-          continue;
-        }
-
-      if (nearby_object_refresh (object, now, stale_us, expiry_us, self->forgotten_addresses))
-        rank_changed = TRUE;
-
-      for (guint j = 0; j < self->forgotten_addresses->len; j++)
-        {
-          const char *address = self->forgotten_addresses->pdata[j];
-
-          if (g_hash_table_lookup (self->objects_by_address, address) == object)
-            g_hash_table_remove (self->objects_by_address, address);
-        }
-      g_ptr_array_set_size (self->forgotten_addresses, 0);
-    }
 
   /* Rows leave together: each run of neighbouring rows goes in one change. (While frozen, only
    * rows the filters now hide leave; expired ones wait, above.) */
@@ -251,6 +212,60 @@ tick (NearbyObjectList *self)
           emit_items_changed (self, position, 0, to_show->len);
         }
     }
+}
+
+static void
+tick (NearbyObjectList *self)
+{
+  gint64 now = _nearby_object_list_now (self);
+  gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
+  gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
+  g_autoptr(GPtrArray) added = NULL;
+  gboolean rank_changed = self->rank_wanted;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  added = g_steal_pointer (&self->added);
+  self->added = g_ptr_array_new ();
+  for (guint i = 0; i < added->len; i++)
+    {
+      _nearby_object_list_emit_object_added (self, added->pdata[i]);
+      rank_changed = TRUE;
+    }
+
+  for (guint i = self->objects->len; i-- > 0;)
+    {
+      NearbyObject *object = g_ptr_array_index (self->objects, i);
+
+      if (now - nearby_object_get_last_seen (object) > expiry_us)
+        {
+          /* While the person points at the list, a row that left would move every row below
+           * it: it stays, faded as stale, until the pointer or focus goes. */
+          if (self->frozen && g_hash_table_contains (self->shown, object))
+            continue;
+          _nearby_object_list_forget_object (self, object);
+          continue;
+        }
+
+      if (nearby_object_refresh (object, now, stale_us, expiry_us, self->forgotten_addresses))
+        rank_changed = TRUE;
+
+      for (guint j = 0; j < self->forgotten_addresses->len; j++)
+        {
+          const char *address = self->forgotten_addresses->pdata[j];
+
+          if (g_hash_table_lookup (self->objects_by_address, address) == object)
+            g_hash_table_remove (self->objects_by_address, address);
+        }
+      g_ptr_array_set_size (self->forgotten_addresses, 0);
+    }
+
+  /* Held, the model stays as it was until someone sees it again; what it missed is ranked
+   * then. */
+  if (self->held)
+    self->rank_wanted = self->rank_wanted || rank_changed;
+  else
+    update_model (self, now, rank_changed);
 
   if (self->notified_n_invalid != self->n_invalid)
     {
@@ -261,27 +276,111 @@ tick (NearbyObjectList *self)
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+static void
+consider_deadline (gint64  deadline,
+                   gint64  now,
+                   gint64 *next)
+{
+  if (deadline > now && deadline < *next)
+    *next = deadline;
+}
+
+/* When, on the list's clock, what is shown changes with no new sighting: a device or an object
+ * goes stale or expires, or a ranking that waits comes due. G_MAXINT64: not before the next
+ * sighting or setting, which wake the list themselves. */
+static gint64
+next_deadline (NearbyObjectList *self,
+               gint64            now)
+{
+  gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
+  gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
+  gint64 next = G_MAXINT64;
+
+  if (self->added->len > 0 || self->notified_n_invalid != self->n_invalid)
+    return now;
+
+  if (self->rank_wanted && !self->frozen && !self->held)
+    {
+      gint64 rank_due = self->last_rank_us + (gint64) self->rank_interval_ms * 1000;
+
+      if (!self->ranked_once || rank_due <= now || now < self->last_rank_us)
+        return now;
+      consider_deadline (rank_due, now, &next);
+    }
+
+  /* The tick compares with ">": one microsecond after the timeout is when it acts. */
+  for (guint i = 0; i < self->objects->len; i++)
+    {
+      NearbyObject *object = g_ptr_array_index (self->objects, i);
+      guint n_devices = nearby_object_get_n_devices (object);
+      gint64 last_seen = nearby_object_get_last_seen (object);
+
+      consider_deadline (last_seen + stale_us + 1, now, &next);
+      consider_deadline (last_seen + expiry_us + 1, now, &next);
+      for (guint j = 0; j < n_devices; j++)
+        {
+          gint64 device_seen = nearby_object_device_get_last_seen (nearby_object_get_device (object, j));
+
+          consider_deadline (device_seen + stale_us + 1, now, &next);
+          consider_deadline (device_seen + expiry_us + 1, now, &next);
+        }
+    }
+
+  return next;
+}
+
+static gboolean on_tick (gpointer user_data);
+
+static void
+arm_tick (NearbyObjectList *self,
+          guint             delay_ms)
+{
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  self->tick_id = g_timeout_add (delay_ms, on_tick, self);
+  self->tick_due_us = g_get_monotonic_time () + (gint64) delay_ms * 1000;
+}
+
+/* A tick comes at most once per interval, and only when something can change: after sightings
+ * or a setting (which call _nearby_object_list_ensure_ticking()), or at the next deadline. A list
+ * of still beacons between their adverts, or of objects waiting to expire, sleeps until then. */
 static gboolean
 on_tick (gpointer user_data)
 {
   NearbyObjectList *self = user_data;
+  gint64 now, deadline;
 
+  self->tick_id = 0;
   tick (self);
 
   if (self->objects->len == 0 && self->items->len == 0)
+    return G_SOURCE_REMOVE;
+
+  /* On a clock of its own (tests), the list cannot tell when a deadline comes in real time. */
+  if (self->clock != NULL)
     {
-      self->tick_id = 0;
+      arm_tick (self, self->tick_interval_ms);
       return G_SOURCE_REMOVE;
     }
 
-  return G_SOURCE_CONTINUE;
+  now = _nearby_object_list_now (self);
+  deadline = next_deadline (self, now);
+  if (deadline != G_MAXINT64)
+    arm_tick (self, (guint) CLAMP ((deadline - now + 999) / 1000, self->tick_interval_ms,
+                                   (gint64) MAX (self->stale_timeout_ms,
+                                                 self->expiry_timeout_ms) + 1));
+
+  return G_SOURCE_REMOVE;
 }
 
 void
 _nearby_object_list_ensure_ticking (NearbyObjectList *self)
 {
-  if (self->tick_id == 0)
-    self->tick_id = g_timeout_add (self->tick_interval_ms, on_tick, self);
+  /* Already due within an interval: the changes wait for it, in one batch. */
+  if (self->tick_id != 0
+      && self->tick_due_us <= g_get_monotonic_time () + (gint64) self->tick_interval_ms * 1000)
+    return;
+
+  arm_tick (self, self->tick_interval_ms);
 }
 
 static gboolean

@@ -55,6 +55,14 @@ key_strength (const char *key)
   return 3;
 }
 
+static void
+hold_object (NearbyObjectList *self,
+             NearbyObject     *object)
+{
+  g_object_freeze_notify (G_OBJECT (object));
+  g_ptr_array_add (self->held_objects, g_object_ref (object));
+}
+
 static NearbyObject *
 ensure_object (NearbyObjectList *self,
                const char       *key)
@@ -68,6 +76,8 @@ ensure_object (NearbyObjectList *self,
   g_hash_table_insert (self->objects_by_key, (char *) nearby_object_get_key (object), object);
   g_ptr_array_add (self->objects, object);
   g_ptr_array_add (self->added, object);
+  if (self->held)
+    hold_object (self, object);
   _nearby_object_list_schedule_prompt_tick (self);
   return object;
 }
@@ -419,6 +429,56 @@ nearby_object_list_set_frozen (NearbyObjectList *self,
 }
 
 gboolean
+nearby_object_list_get_held (NearbyObjectList *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), FALSE);
+
+  return self->held;
+}
+
+static void
+release_held_objects (NearbyObjectList *self)
+{
+  g_autoptr(GPtrArray) held = g_steal_pointer (&self->held_objects);
+
+  self->held_objects = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < held->len; i++)
+    g_object_thaw_notify (held->pdata[i]);
+}
+
+/* While held (the window is hidden or minimized), sightings still go in, objects still come and
+ * expire and are announced, so look-ups go on; but the model does not change and the objects do
+ * not notify, so no row is updated for nobody. Released, the model catches up in one change and
+ * each object notifies once for what changed meanwhile. */
+void
+nearby_object_list_set_held (NearbyObjectList *self,
+                             gboolean          held)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  held = !!held;
+  if (self->held == held)
+    return;
+
+  self->held = held;
+  if (held)
+    {
+      for (guint i = 0; i < self->objects->len; i++)
+        hold_object (self, self->objects->pdata[i]);
+    }
+  else
+    {
+      self->rank_wanted = TRUE;
+      self->ranked_once = FALSE;
+      nearby_object_list_flush (self);
+      release_held_objects (self);
+      if (self->objects->len > 0 || self->items->len > 0)
+        _nearby_object_list_ensure_ticking (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HELD]);
+}
+
+gboolean
 nearby_object_list_get_show_non_browsable (NearbyObjectList *self)
 {
   g_return_val_if_fail (NEARBY_IS_OBJECT_LIST (self), FALSE);
@@ -511,6 +571,8 @@ nearby_object_list_dispose (GObject *object)
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->prompt_tick_id, g_source_remove);
+  if (self->held_objects != NULL)
+    release_held_objects (self);
 
   if (self->sources != NULL)
     {
@@ -532,6 +594,7 @@ nearby_object_list_finalize (GObject *object)
   g_clear_pointer (&self->shown, g_hash_table_unref);
   g_clear_pointer (&self->added, g_ptr_array_unref);
   g_clear_pointer (&self->forgotten_addresses, g_ptr_array_unref);
+  g_clear_pointer (&self->held_objects, g_ptr_array_unref);
   g_clear_pointer (&self->objects_by_address, g_hash_table_unref);
   g_clear_pointer (&self->objects, g_ptr_array_unref);
   g_clear_pointer (&self->objects_by_key, g_hash_table_unref);
@@ -567,6 +630,10 @@ nearby_object_list_get_property (GObject    *object,
 
     case PROP_FROZEN:
       g_value_set_boolean (value, self->frozen);
+      break;
+
+    case PROP_HELD:
+      g_value_set_boolean (value, self->held);
       break;
 
     case PROP_SHOW_NON_BROWSABLE:
@@ -624,6 +691,10 @@ nearby_object_list_set_property (GObject      *object,
       nearby_object_list_set_frozen (self, g_value_get_boolean (value));
       break;
 
+    case PROP_HELD:
+      nearby_object_list_set_held (self, g_value_get_boolean (value));
+      break;
+
     case PROP_SHOW_NON_BROWSABLE:
       nearby_object_list_set_show_non_browsable (self, g_value_get_boolean (value));
       break;
@@ -671,6 +742,8 @@ nearby_object_list_class_init (NearbyObjectListClass *klass)
                        NEARBY_OBJECT_LIST_RANK_INTERVAL_DEFAULT, writable);
   /* Set while the pointer or focus is on the list: nothing moves, newcomers go at the end. */
   properties[PROP_FROZEN] = g_param_spec_boolean ("frozen", NULL, NULL, FALSE, writable);
+  /* Set while nobody sees the list (its window hidden or minimized): see set_held(). */
+  properties[PROP_HELD] = g_param_spec_boolean ("held", NULL, NULL, FALSE, writable);
   /* Show beacons without a web address (Eddystone-UID, iBeacon, TLM-only devices). */
   properties[PROP_SHOW_NON_BROWSABLE] =
     g_param_spec_boolean ("show-non-browsable", NULL, NULL, FALSE, writable);
@@ -707,6 +780,7 @@ nearby_object_list_init (NearbyObjectList *self)
   self->shown = g_hash_table_new (NULL, NULL);
   self->added = g_ptr_array_new ();
   self->forgotten_addresses = g_ptr_array_new_with_free_func (g_free);
+  self->held_objects = g_ptr_array_new_with_free_func (g_object_unref);
 
   nearby_distance_config_init (&self->distance_config);
   self->stale_timeout_ms = NEARBY_OBJECT_LIST_STALE_TIMEOUT_DEFAULT;

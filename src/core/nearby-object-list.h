@@ -60,6 +60,9 @@ void              nearby_object_list_set_rank_interval   (NearbyObjectList     *
 gboolean          nearby_object_list_get_frozen          (NearbyObjectList     *self);
 void              nearby_object_list_set_frozen          (NearbyObjectList     *self,
                                                           gboolean              frozen);
+gboolean          nearby_object_list_get_held            (NearbyObjectList     *self);
+void              nearby_object_list_set_held            (NearbyObjectList     *self,
+                                                          gboolean              held);
 gboolean          nearby_object_list_get_show_non_browsable (NearbyObjectList  *self);
 void              nearby_object_list_set_show_non_browsable (NearbyObjectList  *self,
                                                              gboolean           show);

@@ -299,6 +299,9 @@ nearby_application_activate (GApplication *app)
                                               G_LIST_MODEL (self->objects)));
       g_object_bind_property (window, "list-engaged", self->objects, "frozen",
                               G_BINDING_SYNC_CREATE);
+      /* A hidden or minimized window updates no row: the list catches up when it is shown. */
+      g_object_bind_property (window, "on-screen", self->objects, "held",
+                              G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
       g_object_bind_property (self, "needs-privacy-choice", window, "needs-privacy-choice",
                               G_BINDING_SYNC_CREATE);
     }

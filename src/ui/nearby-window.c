@@ -43,6 +43,8 @@ struct _NearbyWindow
   gboolean              pointer_in_list;
   gboolean              focus_in_list;
   gboolean              first_frame_logged;
+  gboolean              on_screen;
+  GdkSurface           *watched_surface;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyWindow, nearby_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -54,6 +56,7 @@ enum {
   PROP_ALL_OBJECTS,
   PROP_LIST_ENGAGED,
   PROP_NEEDS_PRIVACY_CHOICE,
+  PROP_ON_SCREEN,
   N_PROPS
 };
 
@@ -491,6 +494,33 @@ on_after_paint (GdkFrameClock *clock,
            " us)", nearby_process_age_ms (), g_get_monotonic_time ());
 }
 
+gboolean
+nearby_window_get_on_screen (NearbyWindow *self)
+{
+  g_return_val_if_fail (NEARBY_IS_WINDOW (self), FALSE);
+
+  return self->on_screen;
+}
+
+/* Mapped and not minimized. (On X11 without a window manager, a window unmapped by another
+ * client is minimized too, as GDK sees it.) */
+static void
+nearby_window_update_on_screen (NearbyWindow *self)
+{
+  gboolean on_screen = gtk_widget_get_mapped (GTK_WIDGET (self));
+
+  if (on_screen && self->watched_surface != NULL)
+    on_screen = !(gdk_toplevel_get_state (GDK_TOPLEVEL (self->watched_surface))
+                  & GDK_TOPLEVEL_STATE_MINIMIZED);
+
+  if (self->on_screen == on_screen)
+    return;
+
+  self->on_screen = on_screen;
+  g_debug ("The window is %s", on_screen ? "on screen" : "hidden");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ON_SCREEN]);
+}
+
 static void
 nearby_window_realize (GtkWidget *widget)
 {
@@ -501,6 +531,39 @@ nearby_window_realize (GtkWidget *widget)
   if (!self->first_frame_logged)
     g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
                              G_CALLBACK (on_after_paint), self, 0);
+
+  self->watched_surface = gtk_native_get_surface (GTK_NATIVE (self));
+  g_signal_connect_object (self->watched_surface, "notify::state",
+                           G_CALLBACK (nearby_window_update_on_screen), self, G_CONNECT_SWAPPED);
+}
+
+static void
+nearby_window_unrealize (GtkWidget *widget)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+
+  if (self->watched_surface != NULL)
+    g_signal_handlers_disconnect_by_func (self->watched_surface, nearby_window_update_on_screen,
+                                          self);
+  self->watched_surface = NULL;
+
+  GTK_WIDGET_CLASS (nearby_window_parent_class)->unrealize (widget);
+}
+
+static void
+nearby_window_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (nearby_window_parent_class)->map (widget);
+
+  nearby_window_update_on_screen (NEARBY_WINDOW (widget));
+}
+
+static void
+nearby_window_unmap (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (nearby_window_parent_class)->unmap (widget);
+
+  nearby_window_update_on_screen (NEARBY_WINDOW (widget));
 }
 
 static void
@@ -546,6 +609,10 @@ nearby_window_get_property (GObject    *object,
 
     case PROP_NEEDS_PRIVACY_CHOICE:
       g_value_set_boolean (value, self->needs_privacy_choice);
+      break;
+
+    case PROP_ON_SCREEN:
+      g_value_set_boolean (value, self->on_screen);
       break;
 
     default:
@@ -595,6 +662,9 @@ nearby_window_class_init (NearbyWindowClass *klass)
   object_class->get_property = nearby_window_get_property;
   object_class->set_property = nearby_window_set_property;
   widget_class->realize = nearby_window_realize;
+  widget_class->unrealize = nearby_window_unrealize;
+  widget_class->map = nearby_window_map;
+  widget_class->unmap = nearby_window_unmap;
 
   properties[PROP_SOURCE] =
     g_param_spec_object ("source", NULL, NULL,
@@ -621,6 +691,12 @@ nearby_window_class_init (NearbyWindowClass *klass)
     g_param_spec_boolean ("needs-privacy-choice", NULL, NULL,
                           TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* Mapped and not minimized: while it is FALSE, nothing the window shows is seen. */
+  properties[PROP_ON_SCREEN] =
+    g_param_spec_boolean ("on-screen", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

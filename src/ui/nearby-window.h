@@ -33,6 +33,8 @@ void          nearby_window_set_needs_privacy_choice (NearbyWindow *self,
                                                       gboolean      needs_privacy_choice);
 /* TRUE while the pointer or the keyboard focus is on the list. */
 gboolean      nearby_window_get_list_engaged (NearbyWindow *self);
+/* TRUE while the window is mapped and not minimized. */
+gboolean      nearby_window_get_on_screen    (NearbyWindow *self);
 
 /* Which stack page to show; pure, so that it can be tested without a display. */
 const char   *nearby_window_page_for    (NearbySourceState  state,

@@ -398,6 +398,17 @@ class NearbyTestCase(unittest.TestCase):
             return False
         wait_for(active, what=f'the window “{window.name}” to have the keyboard focus')
 
+    def minimize(self, window=None):
+        """Minimizes @window (the main window by default) as an X window manager would."""
+        window = window or self.window
+        name = window.name
+        self.assertTrue(xfocus.minimize_toplevel(self.process.pid, name), f'no window “{name}”')
+        return name
+
+    def restore(self, name):
+        """Shows a window minimized by minimize() again."""
+        self.assertTrue(xfocus.restore_toplevel(self.process.pid, name), f'no window “{name}”')
+
     def focus_row_button(self, name):
         """Moves the keyboard focus to the row button called @name with Tab and Shift+Tab, and
         returns it. Tab into the list lands on the row that last had the focus, so the rows above

@@ -107,6 +107,39 @@ class BeaconListTest(NearbyTestCase):
         wait_for(lambda: self.titles_in_order()[:1] == ['Ticket Kiosk'], timeout=15,
                  what=f'the kiosk first once near (have {self.titles_in_order()})')
 
+    def log_count(self, text):
+        self.app_log.flush()
+        with open(self.app_log.name) as log:
+            return log.read().count(text)
+
+    def test_minimized_window_catches_up_when_shown_again(self):
+        """Minimized, the window updates nothing; shown again, it lists what arrived meanwhile,
+        with its titles, nearest first."""
+        self.env['G_MESSAGES_DEBUG'] = 'nearby-window'
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.add_url_beacon('C0:FF:EE:00:00:01', self.base + '/k', -90)
+        self.start_app()
+        wait_for(lambda: self.titles_in_order() == ['Ticket Kiosk'], timeout=30,
+                 what=f'the kiosk (have {self.titles_in_order()})')
+
+        name = self.minimize()
+        wait_for(lambda: self.log_count('The window is hidden') == 1,
+                 what='the app to see its window minimized')
+        self.add_url_beacon('C0:FF:EE:00:00:02', self.base + '/m', -55)
+        self.add_url_beacon('C0:FF:EE:00:00:03', self.base + '/s', -72)
+        # Several ticks pass, and the pages are looked up: the hidden list does not change.
+        time.sleep(2)
+        self.assertEqual(self.titles_in_order(), ['Ticket Kiosk'])
+
+        shown_before = self.log_count('The window is on screen')
+        self.restore(name)
+        wait_for(lambda: self.log_count('The window is on screen') > shown_before,
+                 what='the app to see its window shown again')
+        expected = ['Parking Meter 7', 'Bus Stop Elm Road', 'Ticket Kiosk']
+        wait_for(lambda: self.titles_in_order() == expected, timeout=15,
+                 what=f'the newcomers, nearest first (have {self.titles_in_order()})')
+
     def test_keyboard_focus_stays_with_its_object_when_the_list_resorts(self):
         """A row keeps the keyboard focus when its object moves while the window is in the
         background (here behind its Details): back in the window, the person is where they

@@ -1,4 +1,4 @@
-"""Gives a window the keyboard focus, as a window manager would when the user clicks it.
+"""Gives a window the keyboard focus, or minimizes it, as a window manager would.
 
 The UI tests run on Xvfb without a window manager. GTK then asks X for the focus itself when a
 window maps, and that request sometimes does not take; and when a window with the focus closes,
@@ -32,6 +32,8 @@ _xlib.XGetWindowProperty.argtypes = [
 _xlib.XFree.argtypes = [ctypes.c_void_p]
 _xlib.XSetInputFocus.argtypes = [_Display, _Window, ctypes.c_int, ctypes.c_ulong]
 _xlib.XSync.argtypes = [_Display, ctypes.c_int]
+_xlib.XMapWindow.argtypes = [_Display, _Window]
+_xlib.XUnmapWindow.argtypes = [_Display, _Window]
 
 _REVERT_TO_PARENT = 2
 _CURRENT_TIME = 0
@@ -64,8 +66,8 @@ def _property(display, window, name, length=64):
         _xlib.XFree(data)
 
 
-def focus_toplevel(pid, title):
-    """Gives the keyboard focus to the toplevel window of process @pid titled @title.
+def _with_toplevel(pid, title, action):
+    """Calls action(display, window) on the toplevel window of process @pid titled @title.
     Returns False if there is no such window."""
     display = _xlib.XOpenDisplay(None)
     if not display:
@@ -87,9 +89,28 @@ def focus_toplevel(pid, title):
                 continue
             if _property(display, window, b'_NET_WM_NAME') != title.encode():
                 continue
-            _xlib.XSetInputFocus(display, window, _REVERT_TO_PARENT, _CURRENT_TIME)
+            action(display, window)
             _xlib.XSync(display, False)
             return True
         return False
     finally:
         _xlib.XCloseDisplay(display)
+
+
+def focus_toplevel(pid, title):
+    """Gives the keyboard focus to the toplevel window of process @pid titled @title.
+    Returns False if there is no such window."""
+    return _with_toplevel(pid, title, lambda display, window: _xlib.XSetInputFocus(
+        display, window, _REVERT_TO_PARENT, _CURRENT_TIME))
+
+
+def minimize_toplevel(pid, title):
+    """Iconifies the window as an X window manager does: it unmaps it (GDK, with no window
+    manager saying otherwise, takes that for minimized). Returns False if there is no such
+    window."""
+    return _with_toplevel(pid, title, _xlib.XUnmapWindow)
+
+
+def restore_toplevel(pid, title):
+    """Maps a window minimized by minimize_toplevel() again."""
+    return _with_toplevel(pid, title, _xlib.XMapWindow)
