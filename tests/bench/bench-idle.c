@@ -347,22 +347,6 @@ run_renderer (const Settings *settings,
     }
 }
 
-static void
-write_settings (const char *config_home)
-{
-  g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
-  g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
-  /* The keyfile backend names a schema's group by its path without the slashes around. */
-  g_autofree char *group = g_strdelimit (g_strdup (APP_ID), ".", '/');
-  g_autofree char *contents = g_strdup_printf ("[%s]\nprivacy-choice-made=true\n"
-                                               "lookup-policy='ask'\n", group);
-  g_autoptr(GError) error = NULL;
-
-  g_mkdir_with_parents (dir, 0700);
-  if (!g_file_set_contents (path, contents, -1, &error))
-    g_error ("Could not write %s: %s", path, error->message);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -371,9 +355,7 @@ main (int   argc,
   g_auto(GStrv) renderers = NULL;
   g_autofree char *tmp = NULL;
   g_autofree char *config_home = NULL;
-  g_autofree char *display = NULL;
   Settings settings = { 0 };
-  GDBusConnection *connection;
   GTestDBus *bus;
 
   setlocale (LC_ALL, "");
@@ -399,18 +381,8 @@ main (int   argc,
   tmp = nearby_test_make_temp_dir ("nearby-bench-idle");
   settings.tmp = tmp;
   config_home = g_build_filename (tmp, "config", NULL);
-  write_settings (config_home);
-
-  /* The children's bus, both session and system; g_test_dbus_up() unsets DISPLAY. */
-  display = g_strdup (g_getenv ("DISPLAY"));
-  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_up (bus);
-  g_setenv ("DISPLAY", display, TRUE);
-  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
-  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
-  g_setenv ("G_MESSAGES_DEBUG", "nearby-window bench-startup-minimal", TRUE);
-  g_setenv ("GTK_A11Y", "none", FALSE);
+  /* Look-ups wait to be asked: nothing is fetched. */
+  bus = bench_app_environment_up (config_home, "lookup-policy='ask'\n");
 
   g_print ("bench-idle (%s build, GTK_A11Y=%s): CPU over %u s after %u s to settle, then "
            "poll/ppoll calls over %u s (strace -f -c); %u still beacons at %u Hz\n",
@@ -421,15 +393,7 @@ main (int   argc,
     if (*renderers[i] != '\0')
       run_renderer (&settings, renderers[i]);
 
-  /* The private bus goes away: the system bus connection must not take the process with it. */
-  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
-  if (connection != NULL)
-    {
-      g_dbus_connection_set_exit_on_close (connection, FALSE);
-      g_object_unref (connection);
-    }
-  g_test_dbus_down (bus);
-  g_object_unref (bus);
+  bench_app_environment_down (bus);
   nearby_test_remove_tree (tmp);
 
   return 0;

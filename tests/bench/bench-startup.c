@@ -166,21 +166,6 @@ run_once (Candidate *candidate,
   g_array_append_val (candidate->self_reported_ms, reading.self_reported_ms);
 }
 
-static void
-write_settings (const char *config_home)
-{
-  g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
-  g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
-  /* The keyfile backend names a schema's group by its path without the slashes around. */
-  g_autofree char *group = g_strdelimit (g_strdup (APP_ID), ".", '/');
-  g_autofree char *contents = g_strdup_printf ("[%s]\nprivacy-choice-made=true\n", group);
-  g_autoptr(GError) error = NULL;
-
-  g_mkdir_with_parents (dir, 0700);
-  if (!g_file_set_contents (path, contents, -1, &error))
-    g_error ("Could not write %s: %s", path, error->message);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -192,7 +177,6 @@ main (int   argc,
   g_autofree char *config_home = NULL;
   g_autofree char *empty_home = NULL;
   g_autofree char *full_home = NULL;
-  g_autofree char *display = NULL;
   g_autofree char *full_name = NULL;
   Candidate candidates[3];
   GTestDBus *bus;
@@ -210,19 +194,8 @@ main (int   argc,
   empty_home = g_build_filename (tmp, "empty", NULL);
   full_home = g_build_filename (tmp, "full", NULL);
   g_mkdir_with_parents (empty_home, 0700);
-  write_settings (config_home);
-
-  /* The children's bus, both session and system; g_test_dbus_up() unsets DISPLAY. */
-  display = g_strdup (g_getenv ("DISPLAY"));
-  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_up (bus);
-  g_setenv ("DISPLAY", display, TRUE);
-  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
-  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
-  g_setenv ("G_MESSAGES_DEBUG", "nearby-window bench-startup-minimal", TRUE);
+  bus = bench_app_environment_up (config_home, NULL);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", FALSE);
 
   /* After the environment is set: it starts the history's worker thread. */
   prepare_history (full_home, n_visits);
@@ -275,8 +248,7 @@ main (int   argc,
            / bench_percentile (candidates[1].spawn_to_frame_ms, 50));
 
   /* The children are gone; nothing else holds the bus. */
-  g_test_dbus_down (bus);
-  g_object_unref (bus);
+  bench_app_environment_down (bus);
 
   for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
     {

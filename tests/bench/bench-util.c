@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -49,6 +50,53 @@ bench_calls_wait (BenchCalls *calls)
 {
   while (calls->pending > 0)
     g_main_context_iteration (NULL, TRUE);
+}
+
+GTestDBus *
+bench_app_environment_up (const char *config_home,
+                          const char *extra_settings)
+{
+  g_autofree char *dir = g_build_filename (config_home, "glib-2.0", "settings", NULL);
+  g_autofree char *path = g_build_filename (dir, "keyfile", NULL);
+  /* The keyfile backend names a schema's group by its path without the slashes around. */
+  g_autofree char *group = g_strdelimit (g_strdup (APP_ID), ".", '/');
+  g_autofree char *contents = g_strdup_printf ("[%s]\nprivacy-choice-made=true\n%s", group,
+                                               extra_settings != NULL ? extra_settings : "");
+  g_autofree char *display = g_strdup (g_getenv ("DISPLAY"));
+  g_autoptr(GError) error = NULL;
+  GTestDBus *bus;
+
+  g_mkdir_with_parents (dir, 0700);
+  if (!g_file_set_contents (path, contents, -1, &error))
+    g_error ("Could not write %s: %s", path, error->message);
+
+  /* g_test_dbus_up() unsets DISPLAY. */
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (bus);
+  g_setenv ("DISPLAY", display, TRUE);
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", g_test_dbus_get_bus_address (bus), TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
+  g_setenv ("G_MESSAGES_DEBUG", "nearby-window bench-startup-minimal", TRUE);
+  g_setenv ("GTK_A11Y", "none", FALSE);
+
+  return bus;
+}
+
+void
+bench_app_environment_down (GTestDBus *bus)
+{
+  GDBusConnection *connection;
+
+  /* The private bus goes away: a system bus connection must not take the process with it. */
+  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, NULL);
+  if (connection != NULL)
+    {
+      g_dbus_connection_set_exit_on_close (connection, FALSE);
+      g_object_unref (connection);
+    }
+  g_test_dbus_down (bus);
+  g_object_unref (bus);
 }
 
 int

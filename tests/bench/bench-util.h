@@ -41,6 +41,16 @@ double bench_percentile        (GArray     *values,
                                 double      percentile);
 
 
+/* For benchmarks that spawn the app under X: makes @config_home a keyfile settings store
+ * (GSETTINGS_BACKEND=keyfile) where the privacy choice is made, with @extra_settings ("key=value"
+ * lines, or NULL) too, and starts a private bus that is both the session and the system bus of
+ * the children. The window's first-frame message is on (G_MESSAGES_DEBUG), and GTK_A11Y=none
+ * unless set: there is no accessibility bus on the private bus. Returns the bus, for
+ * bench_app_environment_down(). */
+GTestDBus *bench_app_environment_up   (const char *config_home,
+                                       const char *extra_settings);
+void       bench_app_environment_down (GTestDBus  *bus);
+
 /* The Device1 properties of a beacon sending the Eddystone-URL frame of @url (calibrated power
  * -20 dBm) at @rssi, as the mock bluetoothd's AddBeacon and UpdateDevice take them (a{sv}). */
 GVariant *bench_eddystone_url_properties (const char *url,
