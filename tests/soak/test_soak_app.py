@@ -27,7 +27,7 @@ WAVE_SECONDS = 40            # over which they appear (60 a second, about 500 in
 ADVERT_EVERY = 0.5           # each object is heard every half second...
 ADVERT_COUNT = 8             # ...for 4 s, then never again
 EXPIRY_SECONDS = 5           # the shortest the settings allow
-SETTLE_SECONDS = 30          # between waves: the last objects expire and the list is empty
+SETTLE_SECONDS = 40          # between waves: the last objects expire and the list is empty
 # A wave may leave this much of the RSS it had after the first wave (allocator slack, caches
 # that fill once) ...
 MARGIN = 0.05

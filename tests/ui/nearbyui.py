@@ -466,8 +466,19 @@ class NearbyTestCase(unittest.TestCase):
                  what=f'every demo object with its title (have {self.demo_row_titles()})')
 
     def open_row_menu(self, title):
-        self.click(self.wait_find(self.window, name=f'More about {title}',
-                                  role=pyatspi.ROLE_PUSH_BUTTON))
+        """Opens the row's ⋮ menu and waits until its items are on the accessibility bus. A click
+        that lands while the list reorders (the row then stands for another object) is made
+        again on the button that now names the object."""
+        for attempt in range(3):
+            self.click(self.wait_find(self.window, name=f'More about {title}',
+                                      role=pyatspi.ROLE_PUSH_BUTTON))
+            try:
+                wait_for(lambda: self.find(self.app, role=pyatspi.ROLE_MENU_ITEM), timeout=5,
+                         what=f'the menu of “{title}”')
+                return
+            except AssertionError:
+                if attempt == 2:
+                    raise
 
     def focused(self):
         for node in walk(self.window):
