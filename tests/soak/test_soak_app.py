@@ -31,8 +31,10 @@ SETTLE_SECONDS = 40          # between waves: the last objects expire and the li
 # A wave may leave this much of the RSS it had after the first wave (allocator slack, caches
 # that fill once) ...
 MARGIN = 0.05
-# ... and no more than this per object seen since: the bug this guards against kept ~8 KiB.
-BYTES_PER_OBJECT = 1024
+# ... and no more than this per object seen since: the bug this guards against kept ~7 KB. One
+# wave's RSS moves by up to ~4 MiB either way (the allocator; 2 400 objects), and over a long run
+# about 340 bytes per object are still kept (see the README), so the bound is not tighter.
+BYTES_PER_OBJECT = 3072
 
 
 def png(seed):
@@ -192,10 +194,17 @@ class SoakTest(NearbyTestCase):
             self.open_and_close(0x2c, 'Preferences (Ctrl+,)')
             # The wave's last objects are heard 4 s after it ends and leave 5 s later; the list
             # is then empty, and the window shows another page, until the next wave starts.
+            # While the keyboard focus is on the list (Details and Preferences give it back to
+            # the main window), the rows on screen stay, faded, until it leaves, so that nothing
+            # moves under it: then only those few are left when the RSS is read.
             next_wave = started + 3.0 + (wave + 1) * wave_length
-            wait_for(lambda: self.current_page() not in (None, 'Nearby objects'),
-                     timeout=max(1.0, next_wave - time.monotonic() - 1.0),
-                     what=f'the wave to leave the list (showing “{self.current_page()}”)')
+            try:
+                wait_for(lambda: self.current_page() not in (None, 'Nearby objects'),
+                         timeout=max(1.0, next_wave - time.monotonic() - 2.0),
+                         what='the wave to leave the list')
+            except AssertionError:
+                sys.stderr.write(f'wave {wave + 1}: the rows on screen stayed (the list has '
+                                 f'the focus: {self.describe_focus()})\n')
             time.sleep(1.0)
             after_wave.append(rss_bytes(pid))
             sys.stderr.write(f'wave {wave + 1}: {WAVE_OBJECTS} objects, '
