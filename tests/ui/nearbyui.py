@@ -350,7 +350,17 @@ class NearbyTestCase(unittest.TestCase):
                  what=f'the page “{title}” (showing “{self.current_page()}”)')
 
     def texts(self, root=None, role=pyatspi.ROLE_LABEL):
-        return [node.name for node in self.find_all(root or self.app, role=role) if node.name]
+        names = []
+        for node in self.find_all(root or self.app, role=role):
+            # A row that goes while the tree is read (the list changes under the walk) is
+            # skipped, not an error.
+            try:
+                name = node.name
+            except Exception:
+                continue
+            if name:
+                names.append(name)
+        return names
 
     def click(self, node):
         """Activates a widget by its default action, as a screen reader user would."""
