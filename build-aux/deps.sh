@@ -53,7 +53,7 @@ nearby_install_packages () {
   echo "wireshark-common wireshark-common/install-setuid boolean false" \
     | $sudo_cmd debconf-set-selections
   # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends $missing
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 }
 
 nearby_configure () {
