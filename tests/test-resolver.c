@@ -406,6 +406,14 @@ server_callback (SoupServer        *server,
 
       nearby_test_redirect (msg, n % 2 ? 301 : 307, next);
     }
+  else if (g_str_equal (path, "/closing"))
+    {
+      /* A connection not kept: the next request to this site is a new one, which is when
+       * libsoup applies the proxy settings of the moment. */
+      nearby_test_respond_html (msg, "<title>Straight to the site</title>");
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "Connection", "close");
+    }
   else if (g_str_equal (path, "/to-file"))
     nearby_test_redirect (msg, 302, "file:///etc/passwd");
   else if (g_str_equal (path, "/to-data"))
@@ -989,6 +997,72 @@ test_proxy (void)
 }
 
 static void
+proxy_callback (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  nearby_test_respond_html (msg, "<title>Through the proxy</title>");
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Connection", "close");
+}
+
+/* The proxy the user turns on in GNOME's settings holds from the next look-up on, and off
+ * again, though the resolver keeps the system's answers for a while. */
+static void
+test_proxy_settings_change (void)
+{
+  g_autoptr(NearbyResolver) resolver = NULL;
+  g_autoptr(SoupServer) proxy_server = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettings) http_settings = NULL;
+  g_autoptr(NearbyPage) before = NULL;
+  g_autoptr(NearbyPage) proxied = NULL;
+  g_autoptr(NearbyPage) proxied_again = NULL;
+  g_autoptr(NearbyPage) after = NULL;
+  const char *no_hosts[] = { NULL };
+
+  /* main() asks for it; glib-networking or the schema may be missing */
+  if (!g_str_equal (G_OBJECT_TYPE_NAME (g_proxy_resolver_get_default ()), "GProxyResolverGnome"))
+    {
+      g_test_skip ("GNOME's proxy resolver (glib-networking, gsettings-desktop-schemas) is not "
+                   "available");
+      return;
+    }
+
+  proxy_server = soup_server_new ("server-header", "test-proxy", NULL);
+  soup_server_add_handler (proxy_server, NULL, proxy_callback, NULL, NULL);
+  settings = g_settings_new ("org.gnome.system.proxy");
+  http_settings = g_settings_get_child (settings, "http");
+  g_settings_set_strv (settings, "ignore-hosts", no_hosts);
+  g_settings_set_string (http_settings, "host", "127.0.0.1");
+  g_settings_set_int (http_settings, "port", (int) nearby_test_server_listen (proxy_server, 0));
+
+  resolver = make_resolver (4);
+  before = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_cmpstr (before->title, ==, "Straight to the site");
+
+  g_settings_set_string (settings, "mode", "manual");
+  proxied = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT,
+                     NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_no_error (proxied->error);
+  g_assert_cmpstr (proxied->title, ==, "Through the proxy");
+  proxied_again = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT,
+                           NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_cmpstr (proxied_again->title, ==, "Through the proxy");
+
+  g_settings_set_string (settings, "mode", "none");
+  after = resolve (resolver, "/closing", NEARBY_URL_POLICY_EXPLICIT, NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_cmpstr (after->title, ==, "Straight to the site");
+
+  g_settings_reset (settings, "ignore-hosts");
+  g_settings_reset (http_settings, "host");
+  g_settings_reset (http_settings, "port");
+  soup_server_disconnect (proxy_server);
+}
+
+static void
 test_content_types (void)
 {
   g_autoptr(NearbyPage) json = resolve_explicit ("/json");
@@ -1369,6 +1443,10 @@ main (int   argc,
   g_autofree char *key_file = NULL;
   int status;
 
+  /* GNOME's proxy resolver, as in a GNOME session, reading the tests' in-memory settings
+   * (/resolver/proxy-settings-change); in mode "none" it sends everything direct. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "gnome", TRUE);
+  g_setenv ("XDG_CURRENT_DESKTOP", "GNOME", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   fx.hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1405,6 +1483,7 @@ main (int   argc,
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
   g_test_add_func ("/resolver/slow-icon-host", test_slow_icon_host);
   g_test_add_func ("/resolver/proxy", test_proxy);
+  g_test_add_func ("/resolver/proxy-settings-change", test_proxy_settings_change);
   g_test_add_func ("/resolver/content-types", test_content_types);
   g_test_add_func ("/resolver/sniffing", test_sniffing);
   g_test_add_func ("/resolver/statuses", test_statuses);
