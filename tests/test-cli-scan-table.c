@@ -105,6 +105,19 @@ test_table_tlm_one_row (void)
   g_assert_nonnull (strstr (run->out, "C0:FF:EE:00:00:01  https://example.com\n"));
 }
 
+/* A beacon just switched on has sent one advert, and the table says so in the singular. */
+static void
+test_table_tlm_first_advert (void)
+{
+  g_autoptr(GString) capture = g_string_new (NULL);
+  g_autoptr(NearbyTestRun) run = NULL;
+  g_autofree char *raw = tlm_raw (1);
+
+  append_line (capture, "C0:FF:EE:00:00:01", 0.0, raw);
+  run = run_scan_from (capture->str, "--all", NULL);
+  g_assert_nonnull (strstr (run->out, "C0:FF:EE:00:00:01  Eddystone-TLM 3000 mV, 1 advert\n"));
+}
+
 /* 2000 devices pass by, one every 0.1 s: at the end only those heard in the last 30 s are
  * listed. */
 static void
@@ -264,6 +277,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli/scan-table/tlm-one-row", test_table_tlm_one_row);
+  g_test_add_func ("/cli/scan-table/tlm-first-advert", test_table_tlm_first_advert);
   g_test_add_func ("/cli/scan-table/departed-leave", test_table_departed_leave);
   g_test_add_func ("/cli/scan-table/expiry-option", test_table_expiry_option);
   g_test_add_func ("/cli/scan-table/fading", test_table_fading);

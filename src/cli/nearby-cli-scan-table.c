@@ -122,8 +122,8 @@ describe_frame (const NearbyFrame *frame)
       }
 
     case NEARBY_FRAME_KIND_TLM:
-      return g_strdup_printf ("Eddystone-TLM %u mV, %u adverts", frame->battery_mv,
-                              frame->adv_count);
+      return g_strdup_printf ("Eddystone-TLM %u mV, %u %s", frame->battery_mv,
+                              frame->adv_count, frame->adv_count == 1 ? "advert" : "adverts");
 
     case NEARBY_FRAME_KIND_ETLM:
       return g_strdup ("Eddystone-TLM (encrypted)");
