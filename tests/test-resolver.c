@@ -1407,6 +1407,39 @@ test_dedup_and_priority (void)
   g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
 }
 
+/* Objects equally near are looked up in the order they were asked for. */
+static void
+test_equal_priority_in_order (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (1);
+  const char *paths[] = { "/slow", "/legacy", "/latin1-header", "/hostile-title", "/no-title" };
+  GAsyncResult *results[G_N_ELEMENTS (paths)] = { NULL };
+  g_autoptr(GPtrArray) pages = g_ptr_array_new ();
+
+  g_ptr_array_set_size (fx.order, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *url = url_for (paths[i]);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, i == 0 ? 0 : 5, NULL,
+                                     on_resolved, &results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    WAIT_UNTIL (results[i] != NULL);
+
+  for (guint i = 0; i < fx.order->len; i++)
+    for (guint j = 1; j < G_N_ELEMENTS (paths); j++)
+      if (g_str_equal (g_ptr_array_index (fx.order, i), paths[j]))
+        g_ptr_array_add (pages, (gpointer) paths[j]);
+  g_assert_cmpuint (pages->len, ==, G_N_ELEMENTS (paths) - 1);
+  for (guint j = 1; j < G_N_ELEMENTS (paths); j++)
+    g_assert_cmpstr (g_ptr_array_index (pages, j - 1), ==, paths[j]);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    g_object_unref (results[i]);
+}
+
 static void
 test_cancel (void)
 {
@@ -1492,6 +1525,7 @@ main (int   argc,
   g_test_add_func ("/resolver/cache-failures", test_cache_failures);
   g_test_add_func ("/resolver/json-round-trip", test_json_round_trip);
   g_test_add_func ("/resolver/dedup-and-priority", test_dedup_and_priority);
+  g_test_add_func ("/resolver/equal-priority-in-order", test_equal_priority_in_order);
   g_test_add_func ("/resolver/cancel", test_cancel);
 
   status = g_test_run ();

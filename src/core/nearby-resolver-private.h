@@ -41,6 +41,7 @@ struct _NearbyResolver
   /* host -> when its name last failed to resolve (monotonic µs), for manifests and icons */
   GHashTable              *unresolved_hosts;
   GQueue                   queue;            /* of jobs waiting for a slot, most urgent first */
+  guint64                  next_sequence;    /* orders jobs of equal priority: first asked, first */
   guint                    running;          /* jobs holding a slot: fetching their page */
 
   NearbyAddressClassifier  classifier;
@@ -55,6 +56,7 @@ struct _NearbyResolverJob
   NearbyUrlPolicy          policy;
   NearbyResolveFlags       flags;
   int                      priority;
+  guint64                  sequence;         /* when it was asked for, among the resolver's jobs */
   GList                   *waiters;          /* of Waiter (nearby-resolver.c) */
   GCancellable            *cancellable;
   guint                    deadline_id;

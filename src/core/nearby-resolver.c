@@ -164,7 +164,12 @@ compare_priority (gconstpointer a,
   const NearbyResolverJob *ja = a;
   const NearbyResolverJob *jb = b;
 
-  return (ja->priority > jb->priority) - (ja->priority < jb->priority);
+  if (ja->priority != jb->priority)
+    return (ja->priority > jb->priority) - (ja->priority < jb->priority);
+
+  /* g_queue_insert_sorted() puts a job before its equals: without this, of objects equally near
+   * the one seen last would be looked up first. */
+  return (ja->sequence > jb->sequence) - (ja->sequence < jb->sequence);
 }
 
 static void
@@ -853,6 +858,7 @@ nearby_resolver_resolve_async (NearbyResolver      *self,
       job->policy = policy;
       job->flags = flags;
       job->priority = priority;
+      job->sequence = self->next_sequence++;
       job->cancellable = g_cancellable_new ();
       job->page = nearby_page_new (url);
       g_hash_table_insert (self->jobs, job->key, job);
