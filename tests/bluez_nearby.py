@@ -10,6 +10,19 @@ and invalidate properties in one PropertiesChanged, make StartDiscovery fail (In
 NotReady) or never answer, power adapters off and on, and flood RSSI updates from a timer
 inside the mock.
 
+Radio noise, from a timer inside the mock (one RSSI signal per device per advert, as bluetoothd
+sends with a discovery filter set):
+- JitterRssi(adapter, rate_hz, duration_ms, sigma_db, seed): every device on the adapter
+  advertises RATE_HZ times a second for DURATION_MS; each RSSI is the device's mean plus a
+  Gaussian draw of SIGMA_DB (rounded, kept within -127..-1 dBm). The draws come from one
+  random.Random(SEED) in path order, so a run is the same every time. A device's mean starts as
+  its RSSI property when the call is made. Ends with FloodFinished like FloodRssi.
+- WalkRssi(device_path, to_rssi, duration_ms): the device's mean moves in a straight line (in
+  dB) from where it is now to TO_RSSI over DURATION_MS, then stays there: a person walking up
+  to the beacon (a higher TO_RSSI) or away from it. Without a JitterRssi running, nothing is
+  signalled; the walk goes on all the same, on the mock's clock.
+- StopRssi(): ends every RSSI timer (FloodRssi, HoldRssi, JitterRssi) at its next tick.
+
 Adapters also carry org.bluez.LEAdvertisingManager1 (missing from dbusmock 0.28.7). Like
 bluetoothd, RegisterAdvertisement reads the caller's LEAdvertisement1 properties back with
 Properties.GetAll before it answers, and forgets an advertisement when its owner leaves the bus.
@@ -21,6 +34,7 @@ Call counts come from dbusmock itself: org.freedesktop.DBus.Mock.GetMethodCalls 
 SPDX-License-Identifier: GPL-3.0-or-later
 '''
 
+import random
 import time
 
 import dbus
@@ -46,6 +60,8 @@ def load(mock, _parameters):
     mock.nearby_failures = {}   # adapter path -> list of error names for the next StartDiscovery calls
     mock.nearby_floods = []
     mock.nearby_register_failures = {}   # adapter path -> error names for the next registrations
+    mock.nearby_rssi_means = {}   # device path -> (from dBm, to dBm, start s, duration s)
+    mock.nearby_rssi_timers = []   # the state of each running RSSI timer
 
 
 def _manager():
@@ -77,6 +93,7 @@ def _devices_of(adapter_path):
 def _remove_device(path):
     # Beacons are temporary, non-connectable devices: bluetoothd drops them when discovery ends.
     obj = mockobject.objects[path]
+    _manager().nearby_rssi_means.pop(path, None)
     obj.remove_from_connection()
     del mockobject.objects[path]
     _manager().EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [
@@ -280,12 +297,17 @@ def _start_rssi_timer(mock, adapter_name, rate_hz, duration_ms, value):
     ticks = max(1, rate_hz * duration_ms // 1000)
     interval = max(1, 1000 // max(1, rate_hz))
     connection = mock.connection
-    state = {'tick': 0, 'sent': 0}
+    state = {'tick': 0, 'sent': 0, 'stopped': False}
     prepared = [(path, mockobject.objects[path]) for path in devices]
 
     def tick():
         t = state['tick']
+        if state['stopped']:
+            mock.nearby_rssi_timers.remove(state)
+            return False
         for index, (path, device) in enumerate(prepared):
+            if path not in mockobject.objects:
+                continue   # removed meanwhile: a real beacon out of range sends nothing
             rssi = dbus.Int16(value(path, t, ticks, index))
             device.props[DEVICE_IFACE]['RSSI'] = dbus.Int16(rssi, variant_level=1)
             message = dbus.lowlevel.SignalMessage(path, dbus.PROPERTIES_IFACE, 'PropertiesChanged')
@@ -298,9 +320,11 @@ def _start_rssi_timer(mock, adapter_name, rate_hz, duration_ms, value):
             finished = dbus.lowlevel.SignalMessage('/', MOCK_IFACE, 'FloodFinished')
             finished.append(dbus.UInt32(state['sent']), signature='u')
             connection.send_message(finished)
+            mock.nearby_rssi_timers.remove(state)
             return False
         return True
 
+    mock.nearby_rssi_timers.append(state)
     GLib.timeout_add(interval, tick)
     return dbus.UInt32(ticks)
 
@@ -325,6 +349,60 @@ def HoldRssi(self, adapter_name, rate_hz, duration_ms, rssi):
     of ticks.'''
     return _start_rssi_timer(self, adapter_name, rate_hz, duration_ms,
                              lambda path, tick, ticks, index: rssi + (tick + index) % 3 - 1)
+
+
+def _rssi_mean(mock, path, now):
+    start_rssi, to_rssi, start, duration = mock.nearby_rssi_means[path]
+    if duration <= 0 or now >= start + duration:
+        return to_rssi
+    return start_rssi + (to_rssi - start_rssi) * (now - start) / duration
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='suudu', out_signature='u')
+def JitterRssi(self, adapter_name, rate_hz, duration_ms, sigma_db, seed):
+    '''Signals the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS,
+    each a Gaussian draw of SIGMA_DB around the device's mean (see WalkRssi): beacons in a room
+    where the signal moves by several dB from advert to advert, as BLE indoors does.
+
+    The mean of a device not walked yet is its RSSI property now. Draws come from
+    random.Random(SEED), device by device in path order. Ends with FloodFinished; returns the
+    number of ticks.'''
+    rng = random.Random(seed)
+    now = time.monotonic()
+    for path in _devices_of(_adapter_path(adapter_name)):
+        if path not in self.nearby_rssi_means:
+            rssi = float(mockobject.objects[path].props[DEVICE_IFACE].get('RSSI', -70))
+            self.nearby_rssi_means[path] = (rssi, rssi, now, 0.0)
+
+    def value(path, _tick, _ticks, _index):
+        if path not in self.nearby_rssi_means:
+            return -70
+        mean = _rssi_mean(self, path, time.monotonic())
+        return max(-127, min(-1, round(mean + rng.gauss(0.0, sigma_db))))
+
+    return _start_rssi_timer(self, adapter_name, rate_hz, duration_ms, value)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='onu', out_signature='')
+def WalkRssi(self, path, to_rssi, duration_ms):
+    '''Moves the device's mean RSSI in a straight line from where it is now to TO_RSSI over
+    DURATION_MS (0: at once). JitterRssi signals around the mean as it moves.'''
+    if path not in mockobject.objects:
+        raise dbus.exceptions.DBusException('No device ' + path, name=MOCK_IFACE + '.NoSuchDevice')
+    now = time.monotonic()
+    if path in self.nearby_rssi_means:
+        start_rssi = _rssi_mean(self, path, now)
+    else:
+        start_rssi = float(mockobject.objects[path].props[DEVICE_IFACE].get('RSSI', -70))
+    self.nearby_rssi_means[path] = (start_rssi, float(to_rssi), now, duration_ms / 1000.0)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='', out_signature='')
+def StopRssi(self):
+    '''Ends every RSSI timer (FloodRssi, HoldRssi, JitterRssi) at its next tick, without
+    FloodFinished.'''
+    for state in self.nearby_rssi_timers:
+        state['stopped'] = True
 
 
 # LE advertising
