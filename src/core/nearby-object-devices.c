@@ -21,9 +21,13 @@
  * array is as quick as a hash table, which would cost 256 bytes per object. */
 #define DEVICES_INDEXED_FROM 8
 
-/* The smoothed distance must move by this factor before the ranking notices: at n = 2 that is
- * 3.5 dB, more than what is left of the noise after smoothing. */
+/* The baseline ranking: the smoothed distance must move by this factor before the ranking
+ * notices (3.5 dB at n = 2). Real indoor noise leaves more than that after smoothing. */
 #define RANK_DISTANCE_FACTOR 1.5
+
+/* The calm ranking lets a new device's level move the row freely over its first adverts: an
+ * anchor taken from one or two would be as far off as the noise. */
+#define RANK_SETTLING_SAMPLES 5
 
 void
 _nearby_object_device_free (NearbyObjectDevice *device)
@@ -283,6 +287,7 @@ nearby_object_add_sighting (NearbyObject               *self,
       device->address = g_strdup (sighting->address);
       device->first_seen_us = sighting->time_us;
       nearby_rssi_filter_init (&device->filter, config);
+      nearby_rank_filter_init (&device->rank_filter, config);
       add_device (self, device);
     }
 
@@ -301,6 +306,7 @@ nearby_object_add_sighting (NearbyObject               *self,
   device->last_seen_us = MAX (device->last_seen_us, sighting->time_us);
   nearby_rssi_filter_update (&device->filter, sighting->time_us, sighting->rssi,
                              calibrated_power_at_0m (frame));
+  nearby_rank_filter_update (&device->rank_filter, sighting->time_us, sighting->rssi);
 
   if (self->first_seen_us == 0)
     self->first_seen_us = sighting->time_us;
@@ -390,6 +396,58 @@ update_rank_distance (NearbyObject *self,
     }
 }
 
+/* The calm ranking: the row's place comes from the nearest device's rank filter, and moves only
+ * when the filtered level leaves the level last ranked by more than the device's hold (a few
+ * standard deviations of the level: a noisier or rarer beacon needs a clearer change). The bucket
+ * is taken from the same level, with its own hysteresis on top, so that a row does not change
+ * section on noise either. */
+static void
+update_calm_rank (NearbyObject             *self,
+                  const NearbyObjectDevice *nearest)
+{
+  const NearbyRankFilter *filter = &nearest->rank_filter;
+  double level = nearby_rank_filter_get_rssi (filter);
+  int tx_power = nearest->filter.tx_power_0m;
+  double distance;
+  NearbyBucket bucket;
+
+  if (!nearby_rank_filter_has_value (filter))
+    return;
+
+  if (self->rank_rssi == NEARBY_RSSI_UNKNOWN
+      || filter->n_samples < RANK_SETTLING_SAMPLES
+      || fabs (level - self->rank_rssi) > nearby_rank_filter_get_hold (filter))
+    self->rank_rssi = level;
+
+  distance = nearby_distance_estimate (tx_power, (int) lround (self->rank_rssi),
+                                       filter->config.path_loss_exponent);
+  if (distance >= 0)
+    distance = pow (10.0, (tx_power - 41 - self->rank_rssi)
+                          / (10.0 * filter->config.path_loss_exponent));
+  else
+    distance = -1.0;
+  if (distance != self->rank_distance)
+    {
+      self->rank_distance = distance;
+      self->rank_changed = TRUE;
+    }
+
+  bucket = nearby_distance_bucket (&filter->config, tx_power, self->rank_rssi, self->bucket);
+  if (self->bucket != bucket)
+    {
+      self->bucket = bucket;
+      self->rank_changed = TRUE;
+      _nearby_object_notify (self, PROP_BUCKET);
+    }
+}
+
+void
+_nearby_object_set_calm_ranking (NearbyObject *self,
+                                 gboolean      calm)
+{
+  self->calm_ranking = calm;
+}
+
 gboolean
 nearby_object_refresh (NearbyObject *self,
                        gint64        now_us,
@@ -464,7 +522,7 @@ nearby_object_refresh (NearbyObject *self,
           self->rssi = rssi;
           _nearby_object_notify (self, PROP_RSSI);
         }
-      if (self->bucket != bucket)
+      if (!self->calm_ranking && self->bucket != bucket)
         {
           self->bucket = bucket;
           self->rank_changed = TRUE;
@@ -475,7 +533,10 @@ nearby_object_refresh (NearbyObject *self,
           self->tx_power = tx_power;
           _nearby_object_notify (self, PROP_TX_POWER);
         }
-      update_rank_distance (self, nearby_rssi_filter_is_settled (&nearest->filter));
+      if (self->calm_ranking)
+        update_calm_rank (self, nearest);
+      else
+        update_rank_distance (self, nearby_rssi_filter_is_settled (&nearest->filter));
 
       if (self->samples_len > 0)
         last_sample_us = sample_at (self, self->samples_len - 1)->time_us;
@@ -530,6 +591,7 @@ nearby_object_set_distance_config (NearbyObject               *self,
       NearbyObjectDevice *device = g_ptr_array_index (self->devices, i);
 
       device->filter.config = *config;
+      device->rank_filter.config = *config;
       device->filter.bucket = nearby_distance_bucket (config, device->filter.tx_power_0m,
                                                       nearby_rssi_filter_get_rssi (&device->filter),
                                                       NEARBY_BUCKET_UNKNOWN);

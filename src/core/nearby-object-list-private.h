@@ -53,6 +53,8 @@ struct _NearbyObjectList
    * changes wait for the release. */
   gboolean              held;
   GPtrArray            *held_objects;
+  /* FALSE: rank as Nearby 0.x did (bench-list-calm's baseline). */
+  gboolean              calm_ranking;
   gboolean              show_non_browsable;
   gboolean              show_invisible;
 
@@ -85,6 +87,10 @@ void   _nearby_object_list_emit_object_added    (NearbyObjectList         *self,
                                                  NearbyObject             *object);
 void   _nearby_object_list_forget_object        (NearbyObjectList         *self,
                                                  NearbyObject             *object);
+
+/* For bench-list-calm: FALSE ranks objects created from now on as Nearby 0.x did. */
+void   _nearby_object_list_set_calm_ranking     (NearbyObjectList         *self,
+                                                 gboolean                  calm);
 
 void   _nearby_object_list_ensure_ticking       (NearbyObjectList         *self);
 void   _nearby_object_list_schedule_prompt_tick (NearbyObjectList         *self);

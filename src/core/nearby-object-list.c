@@ -73,6 +73,7 @@ ensure_object (NearbyObjectList *self,
     return object;
 
   object = nearby_object_new (key);
+  _nearby_object_set_calm_ranking (object, self->calm_ranking);
   g_hash_table_insert (self->objects_by_key, (char *) nearby_object_get_key (object), object);
   g_ptr_array_add (self->objects, object);
   g_ptr_array_add (self->added, object);
@@ -787,6 +788,7 @@ nearby_object_list_init (NearbyObjectList *self)
   self->expiry_timeout_ms = NEARBY_OBJECT_LIST_EXPIRY_TIMEOUT_DEFAULT;
   self->tick_interval_ms = NEARBY_OBJECT_LIST_TICK_INTERVAL_DEFAULT;
   self->rank_interval_ms = NEARBY_OBJECT_LIST_RANK_INTERVAL_DEFAULT;
+  self->calm_ranking = TRUE;
 }
 
 void
@@ -801,4 +803,13 @@ _nearby_object_list_emit_object_added (NearbyObjectList *self,
                                        NearbyObject     *object)
 {
   g_signal_emit (self, signals[OBJECT_ADDED], 0, object);
+}
+
+void
+_nearby_object_list_set_calm_ranking (NearbyObjectList *self,
+                                      gboolean          calm)
+{
+  g_return_if_fail (NEARBY_IS_OBJECT_LIST (self));
+
+  self->calm_ranking = calm;
 }

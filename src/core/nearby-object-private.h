@@ -26,6 +26,8 @@ struct _NearbyObjectDevice
   gint64             first_seen_us;
   gint64             last_seen_us;
   NearbyRssiFilter   filter;
+  /* The signal as the ranking sees it (see nearby-distance.h). */
+  NearbyRankFilter   rank_filter;
   /* The last frame of each kind, allocated when the kind is first seen: a beacon sends one or
    * two kinds of the six, and a slot is 300 bytes. */
   NearbyDeviceFrame *frames[NEARBY_FRAME_N_KINDS];
@@ -43,6 +45,12 @@ struct _NearbyObject
   /* What is shown; recomputed by nearby_object_refresh(). */
   double              distance;
   double              rank_distance;
+  /* The level (dBm) the ranking last took from the nearest device; the row moves only once the
+   * filtered level leaves it by that device's hold. 127: none yet. */
+  double              rank_rssi;
+  /* FALSE: the ranking of Nearby 0.x (rank distance anchored by a 1.5x factor, the bucket of the
+   * displayed average), kept for bench-list-calm's baseline. */
+  gboolean            calm_ranking;
   NearbyBucket        bucket;
   double              rssi;
   int                 tx_power;

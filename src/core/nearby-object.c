@@ -337,6 +337,8 @@ nearby_object_init (NearbyObject *self)
 {
   self->distance = -1.0;
   self->rank_distance = -1.0;
+  self->rank_rssi = NEARBY_RSSI_UNKNOWN;
+  self->calm_ranking = TRUE;
   self->bucket = NEARBY_BUCKET_UNKNOWN;
   self->rssi = NEARBY_RSSI_UNKNOWN;
   self->tx_power = NEARBY_RSSI_UNKNOWN;

@@ -142,4 +142,9 @@ gboolean      nearby_object_refresh         (NearbyObject               *self,
  * than jitter, so that rows do not swap places while nothing moves. */
 double        nearby_object_get_rank_distance (NearbyObject             *self);
 
+/* For the list (and, through it, bench-list-calm's baseline): FALSE ranks @self as Nearby 0.x
+ * did. TRUE (the default) is the calm ranking. */
+void          _nearby_object_set_calm_ranking (NearbyObject           *self,
+                                               gboolean                calm);
+
 G_END_DECLS

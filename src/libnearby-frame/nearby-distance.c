@@ -96,6 +96,10 @@ nearby_distance_config_init (NearbyDistanceConfig *config)
   config->rise_samples = 3;
   config->fall_samples = 8;
   config->reset_gap_us = 8000000;
+  config->rank_trend_change_db = 3.0;
+  config->rank_initial_noise_db = 6.0;
+  config->rank_hold_sigmas = 4.0;
+  config->rank_hold_min_db = 3.0;
 }
 
 static double
@@ -327,4 +331,138 @@ NearbyBucket
 nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
 {
   return filter->bucket;
+}
+
+/* The ranking's filter.
+ *
+ * A local linear trend: the level moves by its trend, and the trend by a random walk of
+ * rank_trend_change_db per second. Each advert's RSSI is the level plus noise of a variance
+ * measured per beacon from the innovations (what an advert says beyond the prediction), so a
+ * beacon in a noisy spot is smoothed more than one in the open. An innovation past 3 standard
+ * deviations is clipped there: a deep fade or a body in the way is one advert, not a move. */
+
+/* Innovations are clipped at this many standard deviations. */
+#define RANK_CLIP_SIGMAS 3.0
+/* The noise estimate is an average over about this many adverts... */
+#define RANK_NOISE_SAMPLES 50
+/* ...and never below 1 dB: BlueZ reports whole dB. */
+#define RANK_NOISE_MIN_VAR 1.0
+
+void
+nearby_rank_filter_init (NearbyRankFilter           *filter,
+                         const NearbyDistanceConfig *config)
+{
+  if (config != NULL)
+    filter->config = *config;
+  else
+    nearby_distance_config_init (&filter->config);
+
+  nearby_rank_filter_reset (filter);
+}
+
+void
+nearby_rank_filter_reset (NearbyRankFilter *filter)
+{
+  double noise = filter->config.rank_initial_noise_db;
+
+  filter->has_value = false;
+  filter->level = RSSI_UNKNOWN;
+  filter->trend = 0.0;
+  filter->p[0][0] = filter->p[0][1] = filter->p[1][0] = filter->p[1][1] = 0.0;
+  filter->noise_var = noise * noise > RANK_NOISE_MIN_VAR ? noise * noise : RANK_NOISE_MIN_VAR;
+  filter->last_time_us = 0;
+  filter->n_samples = 0;
+}
+
+bool
+nearby_rank_filter_update (NearbyRankFilter *filter,
+                           int64_t           time_us,
+                           int               rssi)
+{
+  const NearbyDistanceConfig *config = &filter->config;
+  double dt, q, innovation, s, clip, k0, k1, p00, p01, p11, weight, residual_var;
+
+  if (!nearby_rssi_is_known (rssi))
+    return false;
+
+  if (!filter->has_value || time_us - filter->last_time_us > config->reset_gap_us)
+    {
+      double noise_var = filter->noise_var;
+
+      nearby_rank_filter_reset (filter);
+      /* A beacon that comes back is the same radio: its noise is still what was measured. */
+      if (noise_var > RANK_NOISE_MIN_VAR)
+        filter->noise_var = noise_var;
+      filter->has_value = true;
+      filter->level = rssi;
+      filter->trend = 0.0;
+      filter->p[0][0] = filter->noise_var;
+      /* A trend of a few dB/s either way: someone may be walking already. */
+      filter->p[1][1] = 4.0 * config->rank_trend_change_db * config->rank_trend_change_db;
+      filter->last_time_us = time_us;
+      filter->n_samples = 1;
+      return true;
+    }
+
+  dt = (double) (time_us > filter->last_time_us ? time_us - filter->last_time_us : 0) / 1e6;
+  if (time_us > filter->last_time_us)
+    filter->last_time_us = time_us;
+
+  /* Predict. */
+  q = config->rank_trend_change_db * config->rank_trend_change_db;
+  filter->level += filter->trend * dt;
+  p00 = filter->p[0][0] + dt * (2.0 * filter->p[0][1] + dt * filter->p[1][1]) + q * dt * dt * dt / 3.0;
+  p01 = filter->p[0][1] + dt * filter->p[1][1] + q * dt * dt / 2.0;
+  p11 = filter->p[1][1] + q * dt;
+
+  /* Correct, with the innovation clipped. */
+  innovation = rssi - filter->level;
+  s = p00 + filter->noise_var;
+  clip = RANK_CLIP_SIGMAS * sqrt (s);
+  if (innovation > clip)
+    innovation = clip;
+  else if (innovation < -clip)
+    innovation = -clip;
+  k0 = p00 / s;
+  k1 = p01 / s;
+  filter->level += k0 * innovation;
+  filter->trend += k1 * innovation;
+  filter->p[0][0] = (1.0 - k0) * p00;
+  filter->p[0][1] = filter->p[1][0] = (1.0 - k0) * p01;
+  filter->p[1][1] = p11 - k1 * p01;
+
+  /* Measure the noise: what an innovation's square says beyond the level's own uncertainty.
+   * The first adverts count as much as the prior; later ones are a running average. */
+  if (filter->n_samples < MAX_COUNTED_SAMPLES)
+    filter->n_samples++;
+  weight = 1.0 / (filter->n_samples < RANK_NOISE_SAMPLES ? filter->n_samples + 1 : RANK_NOISE_SAMPLES);
+  residual_var = innovation * innovation - p00;
+  if (residual_var < RANK_NOISE_MIN_VAR)
+    residual_var = RANK_NOISE_MIN_VAR;
+  filter->noise_var += weight * (residual_var - filter->noise_var);
+  if (filter->noise_var < RANK_NOISE_MIN_VAR)
+    filter->noise_var = RANK_NOISE_MIN_VAR;
+
+  return true;
+}
+
+bool
+nearby_rank_filter_has_value (const NearbyRankFilter *filter)
+{
+  return filter->has_value;
+}
+
+double
+nearby_rank_filter_get_rssi (const NearbyRankFilter *filter)
+{
+  return filter->has_value ? filter->level : RSSI_UNKNOWN;
+}
+
+double
+nearby_rank_filter_get_hold (const NearbyRankFilter *filter)
+{
+  const NearbyDistanceConfig *config = &filter->config;
+  double hold = config->rank_hold_sigmas * sqrt (filter->p[0][0] > 0.0 ? filter->p[0][0] : 0.0);
+
+  return hold > config->rank_hold_min_db ? hold : config->rank_hold_min_db;
 }

@@ -67,11 +67,21 @@ typedef struct {
   int     fall_samples;
   /* After a silence this long the old average says nothing about now: start again. */
   int64_t reset_gap_us;
+  /* The ranking's filter (NearbyRankFilter): how fast the trend of the signal may change, in
+   * dB/s per second (a person walking up at 1 m/s changes it by 8.7 v^2/d^2); the noise of one
+   * advert assumed before any is measured (dB); and how far the filtered level must leave the
+   * level the list was ranked by before the row may move: this many standard deviations of the
+   * filtered level, and never less than rank_hold_min_db. */
+  double  rank_trend_change_db;
+  double  rank_initial_noise_db;
+  double  rank_hold_sigmas;
+  double  rank_hold_min_db;
 } NearbyDistanceConfig;
 
 /* Immediate below 1 m, near below 6 m, hysteresis 3 dB (so "Right here" is entered below about
  * 0.7 m and left beyond 1.4 m at n = 2), averages of 3 s and 0.5 s spanning at least 11 and 3
- * samples, catch-up after 3 rising or 8 falling samples 3 dB apart, reset after 8 s of silence. */
+ * samples, catch-up after 3 rising or 8 falling samples 3 dB apart, reset after 8 s of silence;
+ * for the ranking, see nearby-distance.c. */
 void nearby_distance_config_init (NearbyDistanceConfig *config);
 
 /* The bucket for a smoothed RSSI, given the bucket it was in before (for hysteresis).
@@ -119,6 +129,38 @@ double       nearby_rssi_filter_get_rssi     (const NearbyRssiFilter     *filter
 /* Metres from the smoothed RSSI, or a negative number when unknown. */
 double       nearby_rssi_filter_get_distance (const NearbyRssiFilter     *filter);
 NearbyBucket nearby_rssi_filter_get_bucket   (const NearbyRssiFilter     *filter);
+
+/* The signal as the ranking sees it: a Kalman filter of the RSSI's level and trend (dB and dB/s)
+ * that measures each beacon's own noise as it goes. Standing still, its level is an average of
+ * many adverts; walking up, its trend keeps the level from lagging behind. The caller owns it;
+ * initialise it with nearby_rank_filter_init(). */
+typedef struct {
+  NearbyDistanceConfig config;
+  bool     has_value;
+  double   level;         /* dBm */
+  double   trend;         /* dB/s */
+  double   p[2][2];       /* covariance of (level, trend) */
+  double   noise_var;     /* of one advert around the level, measured (dB^2) */
+  int64_t  last_time_us;
+  int      n_samples;
+} NearbyRankFilter;
+
+/* @config may be NULL for the defaults; it is copied. */
+void   nearby_rank_filter_init      (NearbyRankFilter           *filter,
+                                     const NearbyDistanceConfig *config);
+void   nearby_rank_filter_reset     (NearbyRankFilter           *filter);
+/* Adds one sample. An unknown RSSI is ignored (returns false). Samples out of time order count
+ * as simultaneous; after the config's reset gap of silence the filter starts again. */
+bool   nearby_rank_filter_update    (NearbyRankFilter           *filter,
+                                     int64_t                     time_us,
+                                     int                         rssi);
+bool   nearby_rank_filter_has_value (const NearbyRankFilter     *filter);
+/* The filtered level (dBm), or 127 before the first sample. */
+double nearby_rank_filter_get_rssi  (const NearbyRankFilter     *filter);
+/* How far the level must move from @anchor_rssi, the level the list was last ranked by, before
+ * the row may move (dB): the config's number of standard deviations of the level, at least its
+ * minimum. A beacon heard seldom, or a noisy one, needs a larger move. */
+double nearby_rank_filter_get_hold  (const NearbyRankFilter     *filter);
 
 #ifdef __cplusplus
 }

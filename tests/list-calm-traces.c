@@ -1,0 +1,406 @@
+/* list-calm-traces.c: beacons in real radio noise, and what a NearbyObjectList shows of them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "list-calm-traces.h"
+#include "nearby-distance.h"
+#include "nearby-object-list-private.h"
+#include "nearby-test-utils.h"
+
+#define TX_POWER_0M   (-20)
+#define PATH_LOSS_N   2.0
+#define STEP_US       10000     /* the simulation's step */
+#define TICK_US       250000    /* the list's tick */
+#define ARRIVAL_US    (10 * G_USEC_PER_SEC)
+/* Below this a scanner hears nothing. */
+#define SENSITIVITY_DBM (-100)
+/* Rician fading, K = 4 (6 dB): a line of sight with multipath around it; about 2.5 dB of spread
+ * and a fade of 10 dB or more in about one advert in a hundred. */
+#define RICIAN_K      4.0
+#define WALK_M_PER_S  1.0
+#define ROW_SPACING_M 4.0
+#define ROW_OFFSET_M  1.0
+#define SILENT_FROM_S 20.0
+#define SILENT_FOR_S  40.0
+
+typedef struct {
+  double  x, y;
+  double  rate_hz;
+  double  loss;       /* probability that an advert is missed */
+  gboolean bursts;    /* adverts come three at a time, 20 ms apart */
+  gint64  next_us;
+  guint   burst_left;
+  char   *address;
+  char   *url;
+} Beacon;
+
+static const CalmScenario scenarios[] = {
+  { "still-10-sigma4", CALM_STILL, 10, 4.0, 101 },
+  { "still-10-sigma6", CALM_STILL, 10, 6.0, 102 },
+  { "still-10-sigma8", CALM_STILL, 10, 8.0, 103 },
+  { "still-25-sigma4", CALM_STILL, 25, 4.0, 104 },
+  { "still-25-sigma6", CALM_STILL, 25, 6.0, 105 },
+  { "still-25-sigma8", CALM_STILL, 25, 8.0, 106 },
+  { "still-50-sigma4", CALM_STILL, 50, 4.0, 107 },
+  { "still-50-sigma6", CALM_STILL, 50, 6.0, 108 },
+  { "still-50-sigma8", CALM_STILL, 50, 8.0, 109 },
+  { "walk-up-sigma4", CALM_WALK_UP, 10, 4.0, 201 },
+  { "walk-up-sigma6", CALM_WALK_UP, 10, 6.0, 202 },
+  { "walk-up-sigma8", CALM_WALK_UP, 10, 8.0, 203 },
+  { "walk-past-sigma4", CALM_WALK_PAST, 6, 4.0, 301 },
+  { "walk-past-sigma6", CALM_WALK_PAST, 6, 6.0, 302 },
+  { "walk-past-sigma8", CALM_WALK_PAST, 6, 8.0, 303 },
+  { "silent-sigma6", CALM_SILENT, 10, 6.0, 401 },
+  { "twins-sigma6", CALM_TWINS, 10, 6.0, 501 },
+};
+
+const CalmScenario *
+calm_scenarios (guint *n_scenarios)
+{
+  *n_scenarios = G_N_ELEMENTS (scenarios);
+  return scenarios;
+}
+
+static double
+gaussian (GRand *rand)
+{
+  double u1 = g_rand_double_range (rand, 1e-12, 1.0);
+  double u2 = g_rand_double (rand);
+
+  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+}
+
+/* The received power of one advert, in its envelope's dB (mean power 1). */
+static double
+rician_fading_db (GRand *rand)
+{
+  double los = sqrt (RICIAN_K / (RICIAN_K + 1.0));
+  double scatter = sqrt (1.0 / (2.0 * (RICIAN_K + 1.0)));
+  double re = los + scatter * gaussian (rand);
+  double im = scatter * gaussian (rand);
+
+  return 10.0 * log10 (MAX (re * re + im * im, 1e-9));
+}
+
+static double
+duration_s (const CalmScenario *scenario)
+{
+  switch (scenario->kind)
+    {
+    case CALM_STILL:
+    case CALM_TWINS:
+      return 10.0 + 300.0;
+    case CALM_WALK_UP:
+      return 10.0 + 7.0 + 20.0;
+    case CALM_WALK_PAST:
+      return 10.0 + (ROW_SPACING_M * (scenario->n_beacons - 1) + 8.0) / WALK_M_PER_S + 5.0;
+    case CALM_SILENT:
+      return SILENT_FROM_S + SILENT_FOR_S + 30.0;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Where the person is @t_s seconds in. */
+static void
+person_at (const CalmScenario *scenario,
+           double              t_s,
+           double             *x,
+           double             *y)
+{
+  double walked = MAX (0.0, t_s - ARRIVAL_US / 1e6) * WALK_M_PER_S;
+
+  *x = *y = 0.0;
+  if (scenario->kind == CALM_WALK_UP)
+    *x = MIN (walked, 7.0);
+  else if (scenario->kind == CALM_WALK_PAST)
+    *x = -4.0 + MIN (walked, ROW_SPACING_M * (scenario->n_beacons - 1) + 8.0);
+}
+
+static void
+place_beacons (const CalmScenario *scenario,
+               GRand              *rand,
+               Beacon             *beacons)
+{
+  const double rates[] = { 1.0, 2.0, 5.0, 10.0 };
+
+  for (guint i = 0; i < scenario->n_beacons; i++)
+    {
+      Beacon *beacon = &beacons[i];
+      double angle = g_rand_double_range (rand, 0, 2 * G_PI);
+      /* Log-uniform: as many beacons within 1-2 m as within 5-10 m. */
+      double r = 0.5 * pow (30.0, g_rand_double (rand));
+
+      beacon->rate_hz = rates[g_rand_int_range (rand, 0, G_N_ELEMENTS (rates))];
+      beacon->loss = g_rand_double_range (rand, 0.1, 0.4);
+      beacon->bursts = g_rand_double (rand) < 0.2;
+      beacon->next_us = g_rand_int_range (rand, 0, (gint32) (1e6 / beacon->rate_hz));
+      beacon->burst_left = 0;
+      beacon->address = g_strdup_printf ("C0:FF:EE:%02X:%02X:01", scenario->seed & 0xff, i);
+      beacon->url = g_strdup_printf ("https://b.example/%u", i);
+
+      switch (scenario->kind)
+        {
+        case CALM_WALK_UP:
+          /* The one walked up to at (8, 0); the others 2.5-12 m from where the walk ends. */
+          if (i == 0)
+            r = 0.0;
+          else
+            r = 2.5 * pow (12.0 / 2.5, g_rand_double (rand));
+          beacon->x = 7.0 + r * cos (angle) + (i == 0 ? 1.0 : 0.0);
+          beacon->y = r * sin (angle);
+          break;
+        case CALM_WALK_PAST:
+          beacon->x = ROW_SPACING_M * i;
+          beacon->y = ROW_OFFSET_M;
+          break;
+        case CALM_SILENT:
+          if (i == 0)
+            r = 1.2;
+          else
+            r = 2.0 * pow (7.5, g_rand_double (rand));
+          beacon->x = r * cos (angle);
+          beacon->y = r * sin (angle);
+          break;
+        case CALM_TWINS:
+          if (i < 2)
+            r = 3.0;
+          beacon->x = r * cos (angle);
+          beacon->y = r * sin (angle);
+          break;
+        case CALM_STILL:
+        default:
+          beacon->x = r * cos (angle);
+          beacon->y = r * sin (angle);
+          break;
+        }
+    }
+}
+
+static double
+distance_to (const Beacon *beacon,
+             double        x,
+             double        y)
+{
+  return MAX (0.1, hypot (beacon->x - x, beacon->y - y));
+}
+
+static gboolean
+is_silent (const CalmScenario *scenario,
+           guint               index,
+           double              t_s)
+{
+  return scenario->kind == CALM_SILENT && index == 0
+         && t_s >= SILENT_FROM_S && t_s < SILENT_FROM_S + SILENT_FOR_S;
+}
+
+/* The adverts @beacon sends by @now_us that the scanner receives. */
+static void
+advertise (const CalmScenario *scenario,
+           guint               index,
+           Beacon             *beacon,
+           GRand              *rand,
+           NearbyTestSource   *source,
+           gint64              start_us,
+           gint64              now_us,
+           double              px,
+           double              py,
+           const NearbyFrame  *frame)
+{
+  while (beacon->next_us <= now_us)
+    {
+      double t_s = (double) beacon->next_us / 1e6;
+      double rssi = nearby_distance_expected_rssi (TX_POWER_0M, distance_to (beacon, px, py),
+                                                   PATH_LOSS_N)
+                    + scenario->sigma_db * gaussian (rand) + rician_fading_db (rand);
+      gboolean missed = g_rand_double (rand) < beacon->loss;
+
+      if (!missed && !is_silent (scenario, index, t_s) && rssi >= SENSITIVITY_DBM)
+        nearby_test_source_emit (source, beacon->address, start_us + beacon->next_us,
+                                 (int) lround (MIN (rssi, -1.0)), frame, NULL, 0);
+
+      if (beacon->bursts && beacon->burst_left == 0)
+        beacon->burst_left = 3;
+      if (beacon->burst_left > 1)
+        {
+          beacon->burst_left--;
+          beacon->next_us += 20000;
+        }
+      else
+        {
+          /* BLE's advDelay: 0-10 ms added to every interval. A bursting beacon keeps its
+           * average rate. */
+          beacon->burst_left = 0;
+          beacon->next_us += (gint64) (1e6 / beacon->rate_hz * (beacon->bursts ? 3 : 1))
+                             - (beacon->bursts ? 40000 : 0) + g_rand_int_range (rand, 0, 10000);
+        }
+    }
+}
+
+static guint
+index_of (NearbyObject *object)
+{
+  const char *url = nearby_object_get_url (object);
+
+  return (guint) g_ascii_strtoull (strrchr (url, '/') + 1, NULL, 10);
+}
+
+/* TRUE when the objects in both @before and @after are not in the same relative order. */
+static gboolean
+order_changed (GPtrArray *before,
+               GPtrArray *after)
+{
+  guint i = 0, j = 0;
+
+  while (TRUE)
+    {
+      while (i < before->len && !g_ptr_array_find (after, before->pdata[i], NULL))
+        i++;
+      while (j < after->len && !g_ptr_array_find (before, after->pdata[j], NULL))
+        j++;
+      if (i >= before->len || j >= after->len)
+        return FALSE;
+      if (before->pdata[i] != after->pdata[j])
+        return TRUE;
+      i++;
+      j++;
+    }
+}
+
+static GPtrArray *
+shown_objects (NearbyObjectList *list)
+{
+  GPtrArray *shown = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (shown, g_list_model_get_item (G_LIST_MODEL (list), i));
+  return shown;
+}
+
+static guint
+true_nearest (const CalmScenario *scenario,
+              const Beacon       *beacons,
+              double              t_s,
+              double              px,
+              double              py)
+{
+  guint nearest = G_MAXUINT;
+
+  for (guint i = 0; i < scenario->n_beacons; i++)
+    if (!is_silent (scenario, i, t_s)
+        && (nearest == G_MAXUINT
+            || distance_to (&beacons[i], px, py) < distance_to (&beacons[nearest], px, py)))
+      nearest = i;
+  return nearest;
+}
+
+void
+calm_run (const CalmScenario *scenario,
+          gboolean            calm_ranking,
+          CalmResult         *result)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (scenario->seed);
+  g_autoptr(GPtrArray) before = NULL;
+  g_autofree Beacon *beacons = g_new0 (Beacon, scenario->n_beacons);
+  g_autofree NearbyFrame *frames = g_new0 (NearbyFrame, scenario->n_beacons);
+  NearbyTestClock clock = { 1000 * G_USEC_PER_SEC };
+  gint64 start_us = clock.now_us;
+  gint64 end_us = (gint64) (duration_s (scenario) * 1e6);
+  NearbyTestSource *source = nearby_test_source_new ();
+  NearbyObjectList *list = nearby_object_list_new (NEARBY_SOURCE (source));
+  guint last_nearest = G_MAXUINT, last_top = G_MAXUINT;
+  double nearest_since_s = -1.0, top_since_s = -1.0;
+
+  memset (result, 0, sizeof *result);
+  result->time_to_top_s = -1.0;
+  nearby_object_list_set_clock (list, nearby_test_clock_now, &clock);
+  _nearby_object_list_set_calm_ranking (list, calm_ranking);
+
+  place_beacons (scenario, rand, beacons);
+  for (guint i = 0; i < scenario->n_beacons; i++)
+    frames[i] = nearby_test_url_frame (beacons[i].url, TX_POWER_0M);
+
+  before = g_ptr_array_new_with_free_func (g_object_unref);
+  for (gint64 t_us = STEP_US; t_us <= end_us; t_us += STEP_US)
+    {
+      double t_s = (double) t_us / 1e6;
+      double px, py;
+
+      clock.now_us = start_us + t_us;
+      person_at (scenario, t_s, &px, &py);
+      for (guint i = 0; i < scenario->n_beacons; i++)
+        advertise (scenario, i, &beacons[i], rand, source, start_us, t_us, px, py, &frames[i]);
+
+      if (t_us % TICK_US == 0)
+        {
+          g_autoptr(GPtrArray) after = NULL;
+          guint nearest = true_nearest (scenario, beacons, t_s, px, py);
+          guint top;
+
+          nearby_object_list_flush (list);
+          after = shown_objects (list);
+          top = after->len > 0 ? index_of (after->pdata[0]) : G_MAXUINT;
+
+          if (t_us > ARRIVAL_US && order_changed (before, after))
+            result->n_reorders++;
+          g_ptr_array_unref (before);
+          before = g_steal_pointer (&after);
+
+          if (nearest != last_nearest)
+            nearest_since_s = t_s;
+          if (top != last_top)
+            top_since_s = t_s;
+          last_nearest = nearest;
+          last_top = top;
+
+          if (scenario->kind == CALM_WALK_PAST && t_us >= ARRIVAL_US && top != G_MAXUINT
+              && (result->n_tops == 0 || result->tops[result->n_tops - 1] != top)
+              && result->n_tops < CALM_MAX_TOPS)
+            result->tops[result->n_tops++] = top;
+        }
+    }
+
+  result->measured_s = (double) (end_us - ARRIVAL_US) / 1e6;
+  result->reorders_per_minute = result->n_reorders * 60.0 / result->measured_s;
+  result->n_sightings = nearby_object_list_get_n_sightings (list);
+
+  /* The scenarios end with the beacon of interest as the nearest, for good. */
+  if (scenario->kind == CALM_WALK_UP && last_top == 0 && last_nearest == 0)
+    result->time_to_top_s = MAX (0.0, top_since_s - nearest_since_s);
+  else if (scenario->kind == CALM_SILENT && last_top == 0)
+    result->time_to_top_s = MAX (0.0, top_since_s - (SILENT_FROM_S + SILENT_FOR_S));
+
+  if (scenario->kind == CALM_WALK_PAST)
+    {
+      result->tops_in_order = result->n_tops == scenario->n_beacons;
+      for (guint i = 0; i < result->n_tops; i++)
+        if (result->tops[i] != i)
+          result->tops_in_order = FALSE;
+    }
+
+  for (guint i = 0; i < scenario->n_beacons; i++)
+    {
+      g_free (beacons[i].address);
+      g_free (beacons[i].url);
+    }
+  g_clear_pointer (&before, g_ptr_array_unref);
+  g_object_unref (list);
+  g_object_unref (source);
+}
+
+char *
+calm_format_tops (const CalmResult *result)
+{
+  GString *tops = g_string_new (NULL);
+
+  for (guint i = 0; i < result->n_tops; i++)
+    g_string_append_printf (tops, "%s%u", i > 0 ? " " : "", result->tops[i]);
+  return g_string_free (tops, FALSE);
+}

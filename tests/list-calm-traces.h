@@ -1,0 +1,67 @@
+/* list-calm-traces.h: beacons in real radio noise, and what a NearbyObjectList shows of them
+ *
+ * A fixed-seed simulation of BLE adverts as a scanner receives them indoors: path loss from the
+ * calibrated power at 0 m, log-normal shadowing and Rician fast fading on every advert, missed
+ * adverts, 1-10 Hz advertising with the advertiser's random delay, and some beacons whose
+ * adverts arrive in bursts. A scenario places beacons and moves the person among them; the
+ * sightings go through a real NearbyObjectList on a fake clock, ticking every 250 ms, and what
+ * the list shows is measured: how often its order changes, how soon the beacon walked up to is
+ * the top row, and which beacons are at the top in turn.
+ *
+ * Shared by test-list-calm (the targets) and bench-list-calm (the figures, before and after).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  CALM_STILL,       /* standing among N beacons at 0.5-15 m */
+  CALM_WALK_UP,     /* walking at 1 m/s from 8 m to 1 m of one beacon, among N others */
+  CALM_WALK_PAST,   /* walking at 1 m/s along a row of N beacons 4 m apart, 1 m off the path */
+  CALM_SILENT,      /* standing; the nearest of N goes silent for 20 s and comes back */
+  CALM_TWINS,       /* standing; two of N beacons at the same 3 m */
+} CalmKind;
+
+typedef struct {
+  const char *name;
+  CalmKind    kind;
+  guint       n_beacons;
+  double      sigma_db;    /* log-normal shadowing */
+  guint32     seed;
+} CalmScenario;
+
+#define CALM_MAX_TOPS 64
+
+typedef struct {
+  double   measured_s;          /* from the end of the first 10 s (arrival) to the end */
+  guint    n_reorders;          /* rankings that changed the order of rows shown before and after */
+  double   reorders_per_minute;
+  /* CALM_WALK_UP: from when the beacon is really the nearest (for good) to when it is the top
+   * row (for good); CALM_SILENT: from its return to when it is the top row again. Negative:
+   * never. */
+  double   time_to_top_s;
+  /* CALM_WALK_PAST: the beacons at the top, in turn (repeats folded), from the start of the
+   * walk; in_order: exactly 0, 1, ..., N-1. */
+  guint    tops[CALM_MAX_TOPS];
+  guint    n_tops;
+  gboolean tops_in_order;
+  guint64  n_sightings;
+} CalmResult;
+
+/* The scenarios the targets are set on. */
+const CalmScenario *calm_scenarios   (guint              *n_scenarios);
+
+/* Runs @scenario through a new list; @calm_ranking FALSE ranks as Nearby 0.x did. */
+void                calm_run         (const CalmScenario *scenario,
+                                      gboolean            calm_ranking,
+                                      CalmResult         *result);
+
+/* "0 1 2 3", for messages. */
+char               *calm_format_tops (const CalmResult   *result);
+
+G_END_DECLS
