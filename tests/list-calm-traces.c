@@ -302,9 +302,10 @@ true_nearest (const CalmScenario *scenario,
 }
 
 void
-calm_run (const CalmScenario *scenario,
-          gboolean            calm_ranking,
-          CalmResult         *result)
+calm_run (const CalmScenario         *scenario,
+          gboolean                    calm_ranking,
+          const NearbyDistanceConfig *config,
+          CalmResult                 *result)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (scenario->seed);
   g_autoptr(GPtrArray) before = NULL;
@@ -322,6 +323,8 @@ calm_run (const CalmScenario *scenario,
   result->time_to_top_s = -1.0;
   nearby_object_list_set_clock (list, nearby_test_clock_now, &clock);
   _nearby_object_list_set_calm_ranking (list, calm_ranking);
+  if (config != NULL)
+    list->distance_config = *config;
 
   place_beacons (scenario, rand, beacons);
   for (guint i = 0; i < scenario->n_beacons; i++)
@@ -349,7 +352,18 @@ calm_run (const CalmScenario *scenario,
           top = after->len > 0 ? index_of (after->pdata[0]) : G_MAXUINT;
 
           if (t_us > ARRIVAL_US && order_changed (before, after))
-            result->n_reorders++;
+            {
+              result->n_reorders++;
+              if (g_getenv ("CALM_TRACE"))
+                {
+                  g_printerr ("%6.2f nearest %u top %u:", t_s, nearest, top);
+                  for (guint k = 0; k < MIN (after->len, 8); k++)
+                    g_printerr (" %u(%d,%.2f)", index_of (after->pdata[k]),
+                                nearby_object_get_bucket (after->pdata[k]),
+                                nearby_object_get_rank_distance (after->pdata[k]));
+                  g_printerr ("\n");
+                }
+            }
           g_ptr_array_unref (before);
           before = g_steal_pointer (&after);
 

@@ -17,6 +17,8 @@
 
 #include <glib.h>
 
+#include "nearby-distance.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -56,10 +58,12 @@ typedef struct {
 /* The scenarios the targets are set on. */
 const CalmScenario *calm_scenarios   (guint              *n_scenarios);
 
-/* Runs @scenario through a new list; @calm_ranking FALSE ranks as Nearby 0.x did. */
-void                calm_run         (const CalmScenario *scenario,
-                                      gboolean            calm_ranking,
-                                      CalmResult         *result);
+/* Runs @scenario through a new list; @calm_ranking FALSE ranks as Nearby 0.x did. @config,
+ * when not NULL, replaces the list's distance settings (to try other tunings). */
+void                calm_run         (const CalmScenario         *scenario,
+                                      gboolean                    calm_ranking,
+                                      const NearbyDistanceConfig *config,
+                                      CalmResult                 *result);
 
 /* "0 1 2 3", for messages. */
 char               *calm_format_tops (const CalmResult   *result);

@@ -25,8 +25,8 @@
  * notices (3.5 dB at n = 2). Real indoor noise leaves more than that after smoothing. */
 #define RANK_DISTANCE_FACTOR 1.5
 
-/* The calm ranking lets a new device's level move the row freely over its first adverts: an
- * anchor taken from one or two would be as far off as the noise. */
+/* The calm ranking lets a new device's level move the row freely over its first adverts: a band
+ * taken from one or two would be as far off as the noise. */
 #define RANK_SETTLING_SAMPLES 5
 
 void
@@ -396,47 +396,44 @@ update_rank_distance (NearbyObject *self,
     }
 }
 
-/* The calm ranking: the row's place comes from the nearest device's rank filter, and moves only
- * when the filtered level leaves the level last ranked by more than the device's hold (a few
- * standard deviations of the level: a noisier or rarer beacon needs a clearer change). The bucket
- * is taken from the same level, with its own hysteresis on top, so that a row does not change
- * section on noise either. */
+/* The calm ranking: rows are ranked by band of path loss (6 dB wide: twice as far), taken from
+ * the nearest device's rank filter, and in a stable order within a band. A row changes band only
+ * when the filtered level is past the band's edge by the device's hold (a few standard
+ * deviations of the level: a noisier or rarer beacon needs a clearer change). Standing still,
+ * that almost never happens; walking up, the level crosses a band every 6 dB. The bucket is
+ * taken from the level the band was last set by, with its own hysteresis on top, so that a row
+ * does not change section on noise either. */
 static void
 update_calm_rank (NearbyObject             *self,
                   const NearbyObjectDevice *nearest)
 {
   const NearbyRankFilter *filter = &nearest->rank_filter;
-  double level = nearby_rank_filter_get_rssi (filter);
   int tx_power = nearest->filter.tx_power_0m;
+  gint32 band;
   double distance;
   NearbyBucket bucket;
 
   if (!nearby_rank_filter_has_value (filter))
     return;
 
-  if (self->rank_rssi == NEARBY_RSSI_UNKNOWN
-      || filter->n_samples < RANK_SETTLING_SAMPLES
-      || fabs (level - self->rank_rssi) > nearby_rank_filter_get_hold (filter))
-    self->rank_rssi = level;
+  band = nearby_rank_filter_get_band (filter, tx_power,
+                                      filter->n_samples < RANK_SETTLING_SAMPLES
+                                      ? G_MININT32 : self->rank_band);
+  if (band == self->rank_band && self->rank_rssi != NEARBY_RSSI_UNKNOWN)
+    return;
+
+  self->rank_band = band;
+  self->rank_rssi = nearby_rank_filter_get_rssi (filter);
+  self->rank_changed = TRUE;
 
   distance = nearby_distance_estimate (tx_power, (int) lround (self->rank_rssi),
                                        filter->config.path_loss_exponent);
-  if (distance >= 0)
-    distance = pow (10.0, (tx_power - 41 - self->rank_rssi)
-                          / (10.0 * filter->config.path_loss_exponent));
-  else
-    distance = -1.0;
-  if (distance != self->rank_distance)
-    {
-      self->rank_distance = distance;
-      self->rank_changed = TRUE;
-    }
+  self->rank_distance = distance >= 0 ? distance : -1.0;
 
   bucket = nearby_distance_bucket (&filter->config, tx_power, self->rank_rssi, self->bucket);
   if (self->bucket != bucket)
     {
       self->bucket = bucket;
-      self->rank_changed = TRUE;
       _nearby_object_notify (self, PROP_BUCKET);
     }
 }
@@ -595,6 +592,14 @@ nearby_object_set_distance_config (NearbyObject               *self,
       device->filter.bucket = nearby_distance_bucket (config, device->filter.tx_power_0m,
                                                       nearby_rssi_filter_get_rssi (&device->filter),
                                                       NEARBY_BUCKET_UNKNOWN);
+    }
+
+  /* The calm ranking's band and bucket in the new model: taken afresh at the next refresh. */
+  if (self->calm_ranking)
+    {
+      self->rank_band = G_MININT32;
+      self->rank_rssi = NEARBY_RSSI_UNKNOWN;
+      self->bucket = NEARBY_BUCKET_UNKNOWN;
     }
 }
 

@@ -48,6 +48,7 @@ struct _NearbyObject
   /* The level (dBm) the ranking last took from the nearest device; the row moves only once the
    * filtered level leaves it by that device's hold. 127: none yet. */
   double              rank_rssi;
+  gint32              rank_band;
   /* FALSE: the ranking of Nearby 0.x (rank distance anchored by a 1.5x factor, the bucket of the
    * displayed average), kept for bench-list-calm's baseline. */
   gboolean            calm_ranking;

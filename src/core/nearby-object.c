@@ -338,7 +338,8 @@ nearby_object_init (NearbyObject *self)
   self->distance = -1.0;
   self->rank_distance = -1.0;
   self->rank_rssi = NEARBY_RSSI_UNKNOWN;
-  self->calm_ranking = TRUE;
+  self->rank_band = G_MININT32;
+  self->calm_ranking = FALSE;
   self->bucket = NEARBY_BUCKET_UNKNOWN;
   self->rssi = NEARBY_RSSI_UNKNOWN;
   self->tx_power = NEARBY_RSSI_UNKNOWN;
@@ -391,6 +392,22 @@ nearby_object_get_rank_distance (NearbyObject *self)
   g_return_val_if_fail (NEARBY_IS_OBJECT (self), -1.0);
 
   return self->rank_distance;
+}
+
+gint32
+nearby_object_get_rank_band (NearbyObject *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT (self), G_MININT32);
+
+  return self->rank_band;
+}
+
+gboolean
+nearby_object_get_calm_ranking (NearbyObject *self)
+{
+  g_return_val_if_fail (NEARBY_IS_OBJECT (self), FALSE);
+
+  return self->calm_ranking;
 }
 
 NearbyBucket

@@ -100,6 +100,7 @@ nearby_distance_config_init (NearbyDistanceConfig *config)
   config->rank_initial_noise_db = 6.0;
   config->rank_hold_sigmas = 4.0;
   config->rank_hold_min_db = 3.0;
+  config->rank_band_db = 9.0;
 }
 
 static double
@@ -347,6 +348,9 @@ nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
 #define RANK_NOISE_SAMPLES 50
 /* ...and never below 1 dB: BlueZ reports whole dB. */
 #define RANK_NOISE_MIN_VAR 1.0
+/* Nor above 10 dB: a person walking makes innovations that are no noise, and a filter that took
+ * them for noise would trust every advert less and lag further behind, and so on. */
+#define RANK_NOISE_MAX_VAR 100.0
 
 void
 nearby_rank_filter_init (NearbyRankFilter           *filter,
@@ -442,6 +446,8 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
   filter->noise_var += weight * (residual_var - filter->noise_var);
   if (filter->noise_var < RANK_NOISE_MIN_VAR)
     filter->noise_var = RANK_NOISE_MIN_VAR;
+  if (filter->noise_var > RANK_NOISE_MAX_VAR)
+    filter->noise_var = RANK_NOISE_MAX_VAR;
 
   return true;
 }
@@ -465,4 +471,27 @@ nearby_rank_filter_get_hold (const NearbyRankFilter *filter)
   double hold = config->rank_hold_sigmas * sqrt (filter->p[0][0] > 0.0 ? filter->p[0][0] : 0.0);
 
   return hold > config->rank_hold_min_db ? hold : config->rank_hold_min_db;
+}
+
+int32_t
+nearby_rank_filter_get_band (const NearbyRankFilter *filter,
+                             int                     tx_power_0m,
+                             int32_t                 previous)
+{
+  double width = filter->config.rank_band_db > 0.0 ? filter->config.rank_band_db : 9.0;
+  /* Path loss beyond 1 m, in bands, with the edges half a band off: 1 m is in the middle of
+   * band 0, not on an edge. */
+  double position, hold;
+
+  if (!filter->has_value || !tx_power_is_known (tx_power_0m))
+    return INT32_MIN;
+
+  position = (tx_power_0m - filter->level - LOSS_AT_ONE_METRE) / width + 0.5;
+  if (previous == INT32_MIN)
+    return (int32_t) floor (position);
+
+  hold = nearby_rank_filter_get_hold (filter) / width;
+  if (position >= previous + 1 + hold || position < previous - hold)
+    return (int32_t) floor (position);
+  return previous;
 }

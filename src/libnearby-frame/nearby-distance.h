@@ -76,6 +76,9 @@ typedef struct {
   double  rank_initial_noise_db;
   double  rank_hold_sigmas;
   double  rank_hold_min_db;
+  /* Rows are ranked by band of path loss, this many dB wide (9 dB: 2.8 times as far at n = 2), with
+   * a stable order within a band; the edges sit half a band off the whole metres. */
+  double  rank_band_db;
 } NearbyDistanceConfig;
 
 /* Immediate below 1 m, near below 6 m, hysteresis 3 dB (so "Right here" is entered below about
@@ -161,6 +164,13 @@ double nearby_rank_filter_get_rssi  (const NearbyRankFilter     *filter);
  * the row may move (dB): the config's number of standard deviations of the level, at least its
  * minimum. A beacon heard seldom, or a noisy one, needs a larger move. */
 double nearby_rank_filter_get_hold  (const NearbyRankFilter     *filter);
+/* The band of path loss the filtered level is in, given the band it was in before (INT32_MIN:
+ * none): a band is left only when the level is past its edge by the hold. Band 0 is around 1 m,
+ * 1 around 2 m, -1 around 0.5 m (at n = 2 and 6 dB bands). INT32_MIN when the level or
+ * @tx_power_0m is unknown. */
+int32_t nearby_rank_filter_get_band (const NearbyRankFilter     *filter,
+                                     int                         tx_power_0m,
+                                     int32_t                     previous);
 
 #ifdef __cplusplus
 }

@@ -45,7 +45,18 @@ main (int   argc,
 {
   const char *only = g_getenv ("BENCH_LIST_CALM_ONLY");
   const CalmScenario *scenarios;
+  NearbyDistanceConfig config;
   guint n_scenarios;
+
+  nearby_distance_config_init (&config);
+  if (g_getenv ("BENCH_LIST_CALM_TREND"))
+    config.rank_trend_change_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_TREND"), NULL);
+  if (g_getenv ("BENCH_LIST_CALM_SIGMAS"))
+    config.rank_hold_sigmas = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_SIGMAS"), NULL);
+  if (g_getenv ("BENCH_LIST_CALM_BAND_DB"))
+    config.rank_band_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_BAND_DB"), NULL);
+  if (g_getenv ("BENCH_LIST_CALM_MIN_DB"))
+    config.rank_hold_min_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_MIN_DB"), NULL);
 
   scenarios = calm_scenarios (&n_scenarios);
   printf ("%-18s %-9s %8s %10s  %s\n", "scenario", "ranking", "reord/min", "to top", "tops");
@@ -55,8 +66,8 @@ main (int   argc,
 
       if (only != NULL && g_strcmp0 (only, scenarios[i].name) != 0)
         continue;
-      calm_run (&scenarios[i], FALSE, &before);
-      calm_run (&scenarios[i], TRUE, &after);
+      calm_run (&scenarios[i], FALSE, NULL, &before);
+      calm_run (&scenarios[i], TRUE, &config, &after);
       print_result ("baseline", &scenarios[i], &before);
       print_result ("calm", &scenarios[i], &after);
       fflush (stdout);
