@@ -41,23 +41,27 @@ typedef struct {
 } Beacon;
 
 static const CalmScenario scenarios[] = {
-  { "still-10-sigma4", CALM_STILL, 10, 4.0, 101 },
-  { "still-10-sigma6", CALM_STILL, 10, 6.0, 102 },
-  { "still-10-sigma8", CALM_STILL, 10, 8.0, 103 },
-  { "still-25-sigma4", CALM_STILL, 25, 4.0, 104 },
-  { "still-25-sigma6", CALM_STILL, 25, 6.0, 105 },
-  { "still-25-sigma8", CALM_STILL, 25, 8.0, 106 },
-  { "still-50-sigma4", CALM_STILL, 50, 4.0, 107 },
-  { "still-50-sigma6", CALM_STILL, 50, 6.0, 108 },
-  { "still-50-sigma8", CALM_STILL, 50, 8.0, 109 },
-  { "walk-up-sigma4", CALM_WALK_UP, 10, 4.0, 201 },
-  { "walk-up-sigma6", CALM_WALK_UP, 10, 6.0, 202 },
-  { "walk-up-sigma8", CALM_WALK_UP, 10, 8.0, 203 },
-  { "walk-past-sigma4", CALM_WALK_PAST, 6, 4.0, 301 },
-  { "walk-past-sigma6", CALM_WALK_PAST, 6, 6.0, 302 },
-  { "walk-past-sigma8", CALM_WALK_PAST, 6, 8.0, 303 },
-  { "silent-sigma6", CALM_SILENT, 10, 6.0, 401 },
-  { "twins-sigma6", CALM_TWINS, 10, 6.0, 501 },
+  { "still-10-sigma4", CALM_STILL, 10, 4.0, 101, 0.0 },
+  { "still-10-sigma6", CALM_STILL, 10, 6.0, 102, 0.0 },
+  { "still-10-sigma8", CALM_STILL, 10, 8.0, 103, 0.0 },
+  { "still-25-sigma4", CALM_STILL, 25, 4.0, 104, 0.0 },
+  { "still-25-sigma6", CALM_STILL, 25, 6.0, 105, 0.0 },
+  { "still-25-sigma8", CALM_STILL, 25, 8.0, 106, 0.0 },
+  { "still-50-sigma4", CALM_STILL, 50, 4.0, 107, 0.0 },
+  { "still-50-sigma6", CALM_STILL, 50, 6.0, 108, 0.0 },
+  { "still-50-sigma8", CALM_STILL, 50, 8.0, 109, 0.0 },
+  { "walk-up-sigma4", CALM_WALK_UP, 10, 4.0, 201, 10.0 },
+  { "walk-up-sigma6", CALM_WALK_UP, 10, 6.0, 202, 10.0 },
+  { "walk-up-sigma8", CALM_WALK_UP, 10, 8.0, 203, 10.0 },
+  { "walk-up-5hz-sigma6", CALM_WALK_UP, 10, 6.0, 204, 5.0 },
+  { "walk-up-2hz-sigma6", CALM_WALK_UP, 10, 6.0, 205, 2.0 },
+  { "walk-up-1hz-sigma6", CALM_WALK_UP, 10, 6.0, 206, 1.0 },
+  { "walk-past-sigma4", CALM_WALK_PAST, 6, 4.0, 301, 10.0 },
+  { "walk-past-sigma6", CALM_WALK_PAST, 6, 6.0, 302, 10.0 },
+  { "walk-past-sigma8", CALM_WALK_PAST, 6, 8.0, 303, 10.0 },
+  { "walk-past-2hz-sigma6", CALM_WALK_PAST, 6, 6.0, 304, 2.0 },
+  { "silent-sigma6", CALM_SILENT, 10, 6.0, 401, 0.0 },
+  { "twins-sigma6", CALM_TWINS, 10, 6.0, 501, 0.0 },
 };
 
 const CalmScenario *
@@ -138,12 +142,18 @@ place_beacons (const CalmScenario *scenario,
       double r = 0.5 * pow (30.0, g_rand_double (rand));
 
       beacon->rate_hz = rates[g_rand_int_range (rand, 0, G_N_ELEMENTS (rates))];
+      if (scenario->rate_hz > 0
+          && (scenario->kind == CALM_WALK_PAST || (scenario->kind == CALM_WALK_UP && i == 0)))
+        beacon->rate_hz = scenario->rate_hz;
       beacon->loss = g_rand_double_range (rand, 0.1, 0.4);
       beacon->bursts = g_rand_double (rand) < 0.2;
       beacon->next_us = g_rand_int_range (rand, 0, (gint32) (1e6 / beacon->rate_hz));
       beacon->burst_left = 0;
       beacon->address = g_strdup_printf ("C0:FF:EE:%02X:%02X:01", scenario->seed & 0xff, i);
       beacon->url = g_strdup_printf ("https://b.example/%u", i);
+      if (g_getenv ("BENCH_LIST_CALM_TRACE") && i == 0)
+        g_printerr ("beacon 0: %.0f Hz, %.0f %% missed%s\n", beacon->rate_hz, beacon->loss * 100,
+                    beacon->bursts ? ", bursts" : "");
 
       switch (scenario->kind)
         {
@@ -351,10 +361,20 @@ calm_run (const CalmScenario         *scenario,
           after = shown_objects (list);
           top = after->len > 0 ? index_of (after->pdata[0]) : G_MAXUINT;
 
+          if (g_getenv ("BENCH_LIST_CALM_TRACE_ALL") && t_us % G_USEC_PER_SEC == 0)
+            {
+              g_printerr ("%6.2f at %.1f nearest %u:", t_s, px, nearest);
+              for (guint k = 0; k < after->len; k++)
+                g_printerr (" %u(%.2f|%.2f,true %.2f)", index_of (after->pdata[k]),
+                            nearby_object_get_rank_distance (after->pdata[k]),
+                            nearby_object_get_distance (after->pdata[k]),
+                            distance_to (&beacons[index_of (after->pdata[k])], px, py));
+              g_printerr ("\n");
+            }
           if (t_us > ARRIVAL_US && order_changed (before, after))
             {
               result->n_reorders++;
-              if (g_getenv ("CALM_TRACE"))
+              if (g_getenv ("BENCH_LIST_CALM_TRACE"))
                 {
                   g_printerr ("%6.2f nearest %u top %u:", t_s, nearest, top);
                   for (guint k = 0; k < MIN (after->len, 8); k++)

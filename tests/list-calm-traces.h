@@ -35,6 +35,9 @@ typedef struct {
   guint       n_beacons;
   double      sigma_db;    /* log-normal shadowing */
   guint32     seed;
+  /* The advertising rate of the beacons walked to or past (walk-up, walk-past), or of the one
+   * that goes silent; 0: drawn from 1, 2, 5 and 10 Hz as for the others. */
+  double      rate_hz;
 } CalmScenario;
 
 #define CALM_MAX_TOPS 64

@@ -1,6 +1,9 @@
-/* test-list-calm.c: the list's order in real radio noise holds still, and follows a walk
+/* test-list-calm.c: the list's order in real radio noise, with the ranking of Nearby 0.x and
+ * with the calm ranking
  *
- * The fixed-seed scenarios of list-calm-traces.c, run through a real NearbyObjectList.
+ * The fixed-seed scenarios of list-calm-traces.c run through a real NearbyObjectList on a fake
+ * clock; the assertions are on counts of simulated time, never on wall time. The issue's targets
+ * that the calm ranking does not meet yet are reported as incomplete, with the figures.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,10 +12,139 @@
 
 #include "list-calm-traces.h"
 
+static const CalmScenario *
+scenario (const char *name)
+{
+  guint n;
+  const CalmScenario *scenarios = calm_scenarios (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (scenarios[i].name, name))
+      return &scenarios[i];
+  g_assert_not_reached ();
+}
+
+/* The noise model reproduces what a person sees today: with the ranking of Nearby 0.x, standing
+ * among 25 beacons with 6 dB of shadowing, the order changes nearly every second. */
+static void
+test_baseline_restless (void)
+{
+  CalmResult result;
+
+  calm_run (scenario ("still-25-sigma6"), FALSE, NULL, &result);
+  g_test_message ("baseline, still-25-sigma6: %.1f reorders a minute", result.reorders_per_minute);
+  g_assert_cmpfloat (result.reorders_per_minute, >=, 30.0);
+}
+
+/* Standing still: the calm ranking is at least ten times calmer than the baseline, with 25 and
+ * 50 beacons and any shadowing (the target, at most 1 a minute at 6 dB, is not met yet). */
+static void
+test_still (void)
+{
+  const char *names[] = { "still-25-sigma4", "still-25-sigma6", "still-25-sigma8",
+                          "still-50-sigma4", "still-50-sigma6", "still-50-sigma8" };
+  g_autoptr(GString) missed = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      CalmResult before, after;
+
+      calm_run (scenario (names[i]), FALSE, NULL, &before);
+      calm_run (scenario (names[i]), TRUE, NULL, &after);
+      g_test_message ("%s: %.1f reorders a minute, %.1f before", names[i],
+                      after.reorders_per_minute, before.reorders_per_minute);
+      g_assert_cmpfloat (after.reorders_per_minute * 10, <=, before.reorders_per_minute);
+      if (g_str_has_suffix (names[i], "sigma6") && after.reorders_per_minute > 1.0)
+        g_string_append_printf (missed, " %s", names[i]);
+    }
+
+  if (missed->len > 0)
+    g_test_incomplete_printf ("more than 1 reorder a minute in%s", missed->str);
+}
+
+/* Walking up to a beacon that advertises 10 times a second, at 6 dB: it is the top row within
+ * 3 s of being the nearest (the other walks are the target, not met yet). */
+static void
+test_walk_up (void)
+{
+  const char *names[] = { "walk-up-sigma4", "walk-up-sigma6", "walk-up-sigma8",
+                          "walk-up-5hz-sigma6", "walk-up-2hz-sigma6", "walk-up-1hz-sigma6" };
+  g_autoptr(GString) missed = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      CalmResult result;
+
+      calm_run (scenario (names[i]), TRUE, NULL, &result);
+      g_test_message ("%s: top row %.2f s after being the nearest (negative: never)", names[i],
+                      result.time_to_top_s);
+      if (g_str_equal (names[i], "walk-up-sigma6"))
+        {
+          g_assert_cmpfloat (result.time_to_top_s, >=, 0.0);
+          g_assert_cmpfloat (result.time_to_top_s, <=, 3.0);
+        }
+      else if (result.time_to_top_s < 0 || result.time_to_top_s > 3.0)
+        g_string_append_printf (missed, " %s", names[i]);
+    }
+
+  if (missed->len > 0)
+    g_test_incomplete_printf ("not the top row within 3 s in%s", missed->str);
+}
+
+/* Walking past a row of beacons at 4 dB: each is the top row in turn, in order (at 6 and 8 dB,
+ * and beacons of 2 Hz, the target, not met by every run yet). */
+static void
+test_walk_past (void)
+{
+  const char *names[] = { "walk-past-sigma4", "walk-past-sigma6", "walk-past-sigma8",
+                          "walk-past-2hz-sigma6" };
+  g_autoptr(GString) missed = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      CalmResult result;
+      g_autofree char *tops = NULL;
+
+      calm_run (scenario (names[i]), TRUE, NULL, &result);
+      tops = calm_format_tops (&result);
+      g_test_message ("%s: tops %s", names[i], tops);
+      if (g_str_equal (names[i], "walk-past-sigma4"))
+        g_assert_true (result.tops_in_order);
+      else if (!result.tops_in_order)
+        g_string_append_printf (missed, " %s", names[i]);
+    }
+
+  if (missed->len > 0)
+    g_test_incomplete_printf ("not every beacon at the top in turn in%s", missed->str);
+}
+
+/* A beacon that goes silent for 40 s (and is forgotten) is the top row again soon after it
+ * comes back; two beacons at the same distance do not swap on noise. */
+static void
+test_silent_and_twins (void)
+{
+  CalmResult silent, twins;
+
+  calm_run (scenario ("silent-sigma6"), TRUE, NULL, &silent);
+  calm_run (scenario ("twins-sigma6"), TRUE, NULL, &twins);
+  g_test_message ("silent-sigma6: top row %.2f s after it came back; twins-sigma6: %.1f reorders "
+                  "a minute", silent.time_to_top_s, twins.reorders_per_minute);
+  g_assert_cmpfloat (silent.time_to_top_s, >=, 0.0);
+  g_assert_cmpfloat (silent.time_to_top_s, <=, 3.0);
+  g_assert_cmpfloat (twins.reorders_per_minute, <=, 1.0);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/list-calm/baseline-restless", test_baseline_restless);
+  g_test_add_func ("/list-calm/still", test_still);
+  g_test_add_func ("/list-calm/walk-up", test_walk_up);
+  g_test_add_func ("/list-calm/walk-past", test_walk_past);
+  g_test_add_func ("/list-calm/silent-and-twins", test_silent_and_twins);
+
   return g_test_run ();
 }

@@ -25,10 +25,6 @@
  * notices (3.5 dB at n = 2). Real indoor noise leaves more than that after smoothing. */
 #define RANK_DISTANCE_FACTOR 1.5
 
-/* The calm ranking lets a new device's level move the row freely over its first adverts: a band
- * taken from one or two would be as far off as the noise. */
-#define RANK_SETTLING_SAMPLES 5
-
 void
 _nearby_object_device_free (NearbyObjectDevice *device)
 {
@@ -396,41 +392,33 @@ update_rank_distance (NearbyObject *self,
     }
 }
 
-/* The calm ranking: rows are ranked by band of path loss (6 dB wide: twice as far), taken from
- * the nearest device's rank filter, and in a stable order within a band. A row changes band only
- * when the filtered level is past the band's edge by the device's hold (a few standard
- * deviations of the level: a noisier or rarer beacon needs a clearer change). Standing still,
- * that almost never happens; walking up, the level crosses a band every 6 dB. The bucket is
- * taken from the level the band was last set by, with its own hysteresis on top, so that a row
- * does not change section on noise either. */
+/* The calm ranking: the row's place comes from the anchor of the nearest device's rank filter,
+ * which moves only when a change of level is certain (see nearby-distance.h). The bucket is taken
+ * from the same level, with its own hysteresis on top, so that a row does not change section on
+ * noise either. */
 static void
 update_calm_rank (NearbyObject             *self,
                   const NearbyObjectDevice *nearest)
 {
   const NearbyRankFilter *filter = &nearest->rank_filter;
   int tx_power = nearest->filter.tx_power_0m;
-  gint32 band;
+  double anchor = nearby_rank_filter_get_anchor (filter);
   double distance;
   NearbyBucket bucket;
 
-  if (!nearby_rank_filter_has_value (filter))
+  if (!nearby_rank_filter_has_value (filter) || anchor == self->rank_rssi)
     return;
 
-  band = nearby_rank_filter_get_band (filter, tx_power,
-                                      filter->n_samples < RANK_SETTLING_SAMPLES
-                                      ? G_MININT32 : self->rank_band);
-  if (band == self->rank_band && self->rank_rssi != NEARBY_RSSI_UNKNOWN)
-    return;
-
-  self->rank_band = band;
-  self->rank_rssi = nearby_rank_filter_get_rssi (filter);
+  self->rank_rssi = anchor;
   self->rank_changed = TRUE;
 
-  distance = nearby_distance_estimate (tx_power, (int) lround (self->rank_rssi),
+  distance = nearby_distance_estimate (tx_power, (int) lround (anchor),
                                        filter->config.path_loss_exponent);
+  if (distance >= 0)
+    distance *= pow (10.0, (lround (anchor) - anchor) / (10.0 * filter->config.path_loss_exponent));
   self->rank_distance = distance >= 0 ? distance : -1.0;
 
-  bucket = nearby_distance_bucket (&filter->config, tx_power, self->rank_rssi, self->bucket);
+  bucket = nearby_distance_bucket (&filter->config, tx_power, anchor, self->bucket);
   if (self->bucket != bucket)
     {
       self->bucket = bucket;
@@ -594,10 +582,9 @@ nearby_object_set_distance_config (NearbyObject               *self,
                                                       NEARBY_BUCKET_UNKNOWN);
     }
 
-  /* The calm ranking's band and bucket in the new model: taken afresh at the next refresh. */
+  /* The calm ranking's distance and bucket in the new model: taken afresh at the next refresh. */
   if (self->calm_ranking)
     {
-      self->rank_band = G_MININT32;
       self->rank_rssi = NEARBY_RSSI_UNKNOWN;
       self->bucket = NEARBY_BUCKET_UNKNOWN;
     }

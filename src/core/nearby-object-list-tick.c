@@ -41,9 +41,8 @@ bucket_order (NearbyBucket bucket)
   return bucket == NEARBY_BUCKET_UNKNOWN ? NEARBY_BUCKET_FAR + 1 : (int) bucket;
 }
 
-/* Favourites first, then nearer buckets, then what the person uses, then nearer (by band of
- * distance, in the calm ranking), then the order the objects were found in, so that equal
- * objects never swap: within a band, a row keeps its place however the signal jitters. */
+/* Favourites first, then nearer buckets, then what the person uses, then nearer, then the order
+ * the objects were found in, so that equal objects never swap. */
 static int
 compare_objects (gconstpointer a,
                  gconstpointer b)
@@ -68,23 +67,6 @@ compare_objects (gconstpointer a,
   if (score_a != score_b)
     return score_a > score_b ? -1 : 1;
 
-  if (nearby_object_get_calm_ranking (object_a) && nearby_object_get_calm_ranking (object_b))
-    {
-      gint32 band_a = nearby_object_get_rank_band (object_a);
-      gint32 band_b = nearby_object_get_rank_band (object_b);
-
-      /* G_MININT32, unknown, goes last. */
-      if (band_a != band_b)
-        {
-          if (band_a == G_MININT32)
-            return 1;
-          if (band_b == G_MININT32)
-            return -1;
-          return band_a < band_b ? -1 : 1;
-        }
-      goto found;
-    }
-
   distance_a = nearby_object_get_rank_distance (object_a);
   distance_b = nearby_object_get_rank_distance (object_b);
   if (distance_a != distance_b)
@@ -96,7 +78,6 @@ compare_objects (gconstpointer a,
       return distance_a < distance_b ? -1 : 1;
     }
 
-found:
   seen_a = nearby_object_get_first_seen (object_a);
   seen_b = nearby_object_get_first_seen (object_b);
   if (seen_a != seen_b)

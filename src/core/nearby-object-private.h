@@ -45,10 +45,9 @@ struct _NearbyObject
   /* What is shown; recomputed by nearby_object_refresh(). */
   double              distance;
   double              rank_distance;
-  /* The level (dBm) the ranking last took from the nearest device; the row moves only once the
-   * filtered level leaves it by that device's hold. 127: none yet. */
+  /* The level (dBm) the calm ranking last took from the nearest device's rank filter. 127: none
+   * yet. */
   double              rank_rssi;
-  gint32              rank_band;
   /* FALSE: the ranking of Nearby 0.x (rank distance anchored by a 1.5x factor, the bucket of the
    * displayed average), kept for bench-list-calm's baseline. */
   gboolean            calm_ranking;

@@ -338,7 +338,6 @@ nearby_object_init (NearbyObject *self)
   self->distance = -1.0;
   self->rank_distance = -1.0;
   self->rank_rssi = NEARBY_RSSI_UNKNOWN;
-  self->rank_band = G_MININT32;
   self->calm_ranking = FALSE;
   self->bucket = NEARBY_BUCKET_UNKNOWN;
   self->rssi = NEARBY_RSSI_UNKNOWN;
@@ -392,14 +391,6 @@ nearby_object_get_rank_distance (NearbyObject *self)
   g_return_val_if_fail (NEARBY_IS_OBJECT (self), -1.0);
 
   return self->rank_distance;
-}
-
-gint32
-nearby_object_get_rank_band (NearbyObject *self)
-{
-  g_return_val_if_fail (NEARBY_IS_OBJECT (self), G_MININT32);
-
-  return self->rank_band;
 }
 
 gboolean

@@ -98,9 +98,8 @@ nearby_distance_config_init (NearbyDistanceConfig *config)
   config->reset_gap_us = 8000000;
   config->rank_trend_change_db = 3.0;
   config->rank_initial_noise_db = 6.0;
-  config->rank_hold_sigmas = 4.0;
-  config->rank_hold_min_db = 3.0;
-  config->rank_band_db = 9.0;
+  config->rank_change_db = 9.0;
+  config->rank_evidence = 20.0;
 }
 
 static double
@@ -342,6 +341,8 @@ nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
  * beacon in a noisy spot is smoothed more than one in the open. An innovation past 3 standard
  * deviations is clipped there: a deep fade or a body in the way is one advert, not a move. */
 
+/* The anchor follows the filtered level over this many first adverts. */
+#define RANK_SETTLING_SAMPLES 5
 /* Innovations are clipped at this many standard deviations. */
 #define RANK_CLIP_SIGMAS 3.0
 /* The noise estimate is an average over about this many adverts... */
@@ -376,6 +377,73 @@ nearby_rank_filter_reset (NearbyRankFilter *filter)
   filter->noise_var = noise * noise > RANK_NOISE_MIN_VAR ? noise * noise : RANK_NOISE_MIN_VAR;
   filter->last_time_us = 0;
   filter->n_samples = 0;
+  filter->anchor = RSSI_UNKNOWN;
+  filter->up = filter->down = 0.0;
+  filter->up_sum = filter->down_sum = 0.0;
+  filter->up_n = filter->down_n = 0;
+}
+
+/* The CUSUM test: each advert adds the log-likelihood ratio of "the level is rank_change_db
+ * above (below) the anchor" against "it is the anchor"; past the evidence, the anchor moves to the
+ * mean of the adverts since the sum last left zero. A deviation is clipped a few standard
+ * deviations past the change looked for, so that one deep fade is never enough. */
+static void
+test_for_change (NearbyRankFilter *filter,
+                 double            rssi)
+{
+  const NearbyDistanceConfig *config = &filter->config;
+  double delta = config->rank_change_db > 0.0 ? config->rank_change_db : 9.0;
+  double sigma = sqrt (filter->noise_var);
+  double deviation = rssi - filter->anchor;
+  double limit = delta + RANK_CLIP_SIGMAS * sigma;
+  double weight = delta / filter->noise_var;
+
+  if (filter->n_samples <= RANK_SETTLING_SAMPLES)
+    {
+      filter->anchor = filter->level;
+      return;
+    }
+
+  if (deviation > limit)
+    deviation = limit;
+  else if (deviation < -limit)
+    deviation = -limit;
+
+  filter->up += weight * (deviation - delta / 2.0);
+  filter->down += weight * (-deviation - delta / 2.0);
+  if (filter->up <= 0.0)
+    {
+      filter->up = 0.0;
+      filter->up_sum = 0.0;
+      filter->up_n = 0;
+    }
+  else
+    {
+      filter->up_sum += rssi;
+      filter->up_n++;
+    }
+  if (filter->down <= 0.0)
+    {
+      filter->down = 0.0;
+      filter->down_sum = 0.0;
+      filter->down_n = 0;
+    }
+  else
+    {
+      filter->down_sum += rssi;
+      filter->down_n++;
+    }
+
+  if (filter->up > config->rank_evidence && filter->up_n > 0)
+    filter->anchor = filter->up_sum / filter->up_n;
+  else if (filter->down > config->rank_evidence && filter->down_n > 0)
+    filter->anchor = filter->down_sum / filter->down_n;
+  else
+    return;
+
+  filter->up = filter->down = 0.0;
+  filter->up_sum = filter->down_sum = 0.0;
+  filter->up_n = filter->down_n = 0;
 }
 
 bool
@@ -405,6 +473,7 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
       filter->p[1][1] = 4.0 * config->rank_trend_change_db * config->rank_trend_change_db;
       filter->last_time_us = time_us;
       filter->n_samples = 1;
+      filter->anchor = rssi;
       return true;
     }
 
@@ -449,6 +518,7 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
   if (filter->noise_var > RANK_NOISE_MAX_VAR)
     filter->noise_var = RANK_NOISE_MAX_VAR;
 
+  test_for_change (filter, rssi);
   return true;
 }
 
@@ -465,33 +535,7 @@ nearby_rank_filter_get_rssi (const NearbyRankFilter *filter)
 }
 
 double
-nearby_rank_filter_get_hold (const NearbyRankFilter *filter)
+nearby_rank_filter_get_anchor (const NearbyRankFilter *filter)
 {
-  const NearbyDistanceConfig *config = &filter->config;
-  double hold = config->rank_hold_sigmas * sqrt (filter->p[0][0] > 0.0 ? filter->p[0][0] : 0.0);
-
-  return hold > config->rank_hold_min_db ? hold : config->rank_hold_min_db;
-}
-
-int32_t
-nearby_rank_filter_get_band (const NearbyRankFilter *filter,
-                             int                     tx_power_0m,
-                             int32_t                 previous)
-{
-  double width = filter->config.rank_band_db > 0.0 ? filter->config.rank_band_db : 9.0;
-  /* Path loss beyond 1 m, in bands, with the edges half a band off: 1 m is in the middle of
-   * band 0, not on an edge. */
-  double position, hold;
-
-  if (!filter->has_value || !tx_power_is_known (tx_power_0m))
-    return INT32_MIN;
-
-  position = (tx_power_0m - filter->level - LOSS_AT_ONE_METRE) / width + 0.5;
-  if (previous == INT32_MIN)
-    return (int32_t) floor (position);
-
-  hold = nearby_rank_filter_get_hold (filter) / width;
-  if (position >= previous + 1 + hold || position < previous - hold)
-    return (int32_t) floor (position);
-  return previous;
+  return filter->has_value ? filter->anchor : RSSI_UNKNOWN;
 }

@@ -69,22 +69,20 @@ typedef struct {
   int64_t reset_gap_us;
   /* The ranking's filter (NearbyRankFilter): how fast the trend of the signal may change, in
    * dB/s per second (a person walking up at 1 m/s changes it by 8.7 v^2/d^2); the noise of one
-   * advert assumed before any is measured (dB); and how far the filtered level must leave the
-   * level the list was ranked by before the row may move: this many standard deviations of the
-   * filtered level, and never less than rank_hold_min_db. */
+   * advert assumed before any is measured (dB); the smallest change of level the ranking looks
+   * for (dB); and how much evidence of it moves the row (a CUSUM threshold, in nats: the row of
+   * a still beacon moves on noise about once in e^evidence adverts). */
   double  rank_trend_change_db;
   double  rank_initial_noise_db;
-  double  rank_hold_sigmas;
-  double  rank_hold_min_db;
-  /* Rows are ranked by band of path loss, this many dB wide (9 dB: 2.8 times as far at n = 2), with
-   * a stable order within a band; the edges sit half a band off the whole metres. */
-  double  rank_band_db;
+  double  rank_change_db;
+  double  rank_evidence;
 } NearbyDistanceConfig;
 
 /* Immediate below 1 m, near below 6 m, hysteresis 3 dB (so "Right here" is entered below about
  * 0.7 m and left beyond 1.4 m at n = 2), averages of 3 s and 0.5 s spanning at least 11 and 3
  * samples, catch-up after 3 rising or 8 falling samples 3 dB apart, reset after 8 s of silence;
- * for the ranking, see nearby-distance.c. */
+ * for the calm ranking, a trend that changes by 3 dB/s per second, 6 dB of noise assumed at
+ * first, and changes of 9 dB looked for with 20 nats of evidence (bench-list-calm's figures). */
 void nearby_distance_config_init (NearbyDistanceConfig *config);
 
 /* The bucket for a smoothed RSSI, given the bucket it was in before (for hysteresis).
@@ -133,10 +131,12 @@ double       nearby_rssi_filter_get_rssi     (const NearbyRssiFilter     *filter
 double       nearby_rssi_filter_get_distance (const NearbyRssiFilter     *filter);
 NearbyBucket nearby_rssi_filter_get_bucket   (const NearbyRssiFilter     *filter);
 
-/* The signal as the ranking sees it: a Kalman filter of the RSSI's level and trend (dB and dB/s)
- * that measures each beacon's own noise as it goes. Standing still, its level is an average of
- * many adverts; walking up, its trend keeps the level from lagging behind. The caller owns it;
- * initialise it with nearby_rank_filter_init(). */
+/* The signal as the ranking sees it. A Kalman filter of the RSSI's level and trend (dB and dB/s)
+ * measures each beacon's own noise as it goes; the level the ranking uses (the anchor) moves only
+ * when a two-sided CUSUM test on the adverts finds that the signal has left it by at least the
+ * config's rank_change_db, with the config's evidence: a still beacon's row holds its place for
+ * hours, and a clear change (someone walking up) is found in a few adverts, more for a noisier
+ * or rarer beacon. The caller owns it; initialise it with nearby_rank_filter_init(). */
 typedef struct {
   NearbyDistanceConfig config;
   bool     has_value;
@@ -146,31 +146,29 @@ typedef struct {
   double   noise_var;     /* of one advert around the level, measured (dB^2) */
   int64_t  last_time_us;
   int      n_samples;
+  /* The CUSUM test against the anchor, up and down, with the mean of the adverts since each
+   * sum last left zero (where the change began). */
+  double   anchor;        /* dBm */
+  double   up, down;
+  double   up_sum, down_sum;
+  int      up_n, down_n;
 } NearbyRankFilter;
 
 /* @config may be NULL for the defaults; it is copied. */
-void   nearby_rank_filter_init      (NearbyRankFilter           *filter,
-                                     const NearbyDistanceConfig *config);
-void   nearby_rank_filter_reset     (NearbyRankFilter           *filter);
+void   nearby_rank_filter_init       (NearbyRankFilter           *filter,
+                                      const NearbyDistanceConfig *config);
+void   nearby_rank_filter_reset      (NearbyRankFilter           *filter);
 /* Adds one sample. An unknown RSSI is ignored (returns false). Samples out of time order count
  * as simultaneous; after the config's reset gap of silence the filter starts again. */
-bool   nearby_rank_filter_update    (NearbyRankFilter           *filter,
-                                     int64_t                     time_us,
-                                     int                         rssi);
-bool   nearby_rank_filter_has_value (const NearbyRankFilter     *filter);
+bool   nearby_rank_filter_update     (NearbyRankFilter           *filter,
+                                      int64_t                     time_us,
+                                      int                         rssi);
+bool   nearby_rank_filter_has_value  (const NearbyRankFilter     *filter);
 /* The filtered level (dBm), or 127 before the first sample. */
-double nearby_rank_filter_get_rssi  (const NearbyRankFilter     *filter);
-/* How far the level must move from @anchor_rssi, the level the list was last ranked by, before
- * the row may move (dB): the config's number of standard deviations of the level, at least its
- * minimum. A beacon heard seldom, or a noisy one, needs a larger move. */
-double nearby_rank_filter_get_hold  (const NearbyRankFilter     *filter);
-/* The band of path loss the filtered level is in, given the band it was in before (INT32_MIN:
- * none): a band is left only when the level is past its edge by the hold. Band 0 is around 1 m,
- * 1 around 2 m, -1 around 0.5 m (at n = 2 and 6 dB bands). INT32_MIN when the level or
- * @tx_power_0m is unknown. */
-int32_t nearby_rank_filter_get_band (const NearbyRankFilter     *filter,
-                                     int                         tx_power_0m,
-                                     int32_t                     previous);
+double nearby_rank_filter_get_rssi   (const NearbyRankFilter     *filter);
+/* The level the ranking uses (dBm), or 127 before the first sample: the filtered level over the
+ * first few adverts, then fixed until the test finds a change. */
+double nearby_rank_filter_get_anchor (const NearbyRankFilter     *filter);
 
 #ifdef __cplusplus
 }

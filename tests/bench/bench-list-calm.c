@@ -14,7 +14,11 @@
  * silent, from its return), and the beacons at the top in turn (walk-past). The figures are
  * counts on simulated time: they are the same on every machine.
  *
- * BENCH_LIST_CALM_ONLY=NAME runs one scenario.
+ * BENCH_LIST_CALM_ONLY=NAME runs one scenario. BENCH_LIST_CALM_TREND, _CHANGE_DB and _EVIDENCE
+ * try other settings of the calm ranking (NearbyDistanceConfig's rank_trend_change_db,
+ * rank_change_db, rank_evidence). BENCH_LIST_CALM_TRACE=1 prints the first rows at each reorder
+ * (object, bucket, rank distance) to stderr, and BENCH_LIST_CALM_TRACE_ALL=1 every row each
+ * second (rank distance | shown distance, true distance).
  */
 
 #include "config.h"
@@ -51,12 +55,10 @@ main (int   argc,
   nearby_distance_config_init (&config);
   if (g_getenv ("BENCH_LIST_CALM_TREND"))
     config.rank_trend_change_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_TREND"), NULL);
-  if (g_getenv ("BENCH_LIST_CALM_SIGMAS"))
-    config.rank_hold_sigmas = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_SIGMAS"), NULL);
-  if (g_getenv ("BENCH_LIST_CALM_BAND_DB"))
-    config.rank_band_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_BAND_DB"), NULL);
-  if (g_getenv ("BENCH_LIST_CALM_MIN_DB"))
-    config.rank_hold_min_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_MIN_DB"), NULL);
+  if (g_getenv ("BENCH_LIST_CALM_CHANGE_DB"))
+    config.rank_change_db = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_CHANGE_DB"), NULL);
+  if (g_getenv ("BENCH_LIST_CALM_EVIDENCE"))
+    config.rank_evidence = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_EVIDENCE"), NULL);
 
   scenarios = calm_scenarios (&n_scenarios);
   printf ("%-18s %-9s %8s %10s  %s\n", "scenario", "ranking", "reord/min", "to top", "tops");
