@@ -788,7 +788,7 @@ nearby_object_list_init (NearbyObjectList *self)
   self->expiry_timeout_ms = NEARBY_OBJECT_LIST_EXPIRY_TIMEOUT_DEFAULT;
   self->tick_interval_ms = NEARBY_OBJECT_LIST_TICK_INTERVAL_DEFAULT;
   self->rank_interval_ms = NEARBY_OBJECT_LIST_RANK_INTERVAL_DEFAULT;
-  self->calm_ranking = FALSE;
+  self->calm_ranking = TRUE;
 }
 
 void

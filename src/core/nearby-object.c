@@ -338,7 +338,7 @@ nearby_object_init (NearbyObject *self)
   self->distance = -1.0;
   self->rank_distance = -1.0;
   self->rank_rssi = NEARBY_RSSI_UNKNOWN;
-  self->calm_ranking = FALSE;
+  self->calm_ranking = TRUE;
   self->bucket = NEARBY_BUCKET_UNKNOWN;
   self->rssi = NEARBY_RSSI_UNKNOWN;
   self->tx_power = NEARBY_RSSI_UNKNOWN;

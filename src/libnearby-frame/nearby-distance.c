@@ -96,7 +96,7 @@ nearby_distance_config_init (NearbyDistanceConfig *config)
   config->rise_samples = 3;
   config->fall_samples = 8;
   config->reset_gap_us = 8000000;
-  config->rank_trend_change_db = 3.0;
+  config->rank_trend_change_db = 1.0;
   config->rank_initial_noise_db = 6.0;
   config->rank_change_db = 9.0;
   config->rank_evidence = 20.0;
@@ -342,11 +342,14 @@ nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
  * deviations is clipped there: a deep fade or a body in the way is one advert, not a move. */
 
 /* The anchor follows the filtered level over this many first adverts. */
-#define RANK_SETTLING_SAMPLES 5
+#define RANK_SETTLING_SAMPLES 8
 /* Innovations are clipped at this many standard deviations. */
 #define RANK_CLIP_SIGMAS 3.0
 /* The noise estimate is an average over about this many adverts... */
 #define RANK_NOISE_SAMPLES 50
+/* The prior noise counts as this many adverts: a beacon that seemed quiet over its first few
+ * would make the change test trust every advert too much. */
+#define RANK_NOISE_PRIOR_SAMPLES 10
 /* ...and never below 1 dB: BlueZ reports whole dB. */
 #define RANK_NOISE_MIN_VAR 1.0
 /* Nor above 10 dB: a person walking makes innovations that are no noise, and a filter that took
@@ -504,15 +507,19 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
   filter->p[0][1] = filter->p[1][0] = (1.0 - k0) * p01;
   filter->p[1][1] = p11 - k1 * p01;
 
-  /* Measure the noise: what an innovation's square says beyond the level's own uncertainty.
-   * The first adverts count as much as the prior; later ones are a running average. */
+  /* Measure the noise: what an innovation's square says beyond the level's own uncertainty,
+   * weighed against the prior at first, then a running average. */
   if (filter->n_samples < MAX_COUNTED_SAMPLES)
     filter->n_samples++;
-  weight = 1.0 / (filter->n_samples < RANK_NOISE_SAMPLES ? filter->n_samples + 1 : RANK_NOISE_SAMPLES);
+  weight = 1.0 / (filter->n_samples + RANK_NOISE_PRIOR_SAMPLES < RANK_NOISE_SAMPLES
+                  ? filter->n_samples + RANK_NOISE_PRIOR_SAMPLES : RANK_NOISE_SAMPLES);
   residual_var = innovation * innovation - p00;
   if (residual_var < RANK_NOISE_MIN_VAR)
     residual_var = RANK_NOISE_MIN_VAR;
-  filter->noise_var += weight * (residual_var - filter->noise_var);
+  /* Over the first adverts the level is still most of the innovation: they say nothing of the
+   * noise yet. */
+  if (filter->n_samples > RANK_SETTLING_SAMPLES)
+    filter->noise_var += weight * (residual_var - filter->noise_var);
   if (filter->noise_var < RANK_NOISE_MIN_VAR)
     filter->noise_var = RANK_NOISE_MIN_VAR;
   if (filter->noise_var > RANK_NOISE_MAX_VAR)

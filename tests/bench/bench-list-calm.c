@@ -38,7 +38,7 @@ print_result (const char         *ranking,
                             : g_strdup (scenario->kind == CALM_WALK_UP
                                         || scenario->kind == CALM_SILENT ? "never" : "-");
 
-  printf ("%-18s %-9s %8.2f %10s  %s%s\n", scenario->name, ranking, result->reorders_per_minute,
+  printf ("%-20s %-9s %8.2f %10s  %s%s\n", scenario->name, ranking, result->reorders_per_minute,
           to_top, tops, scenario->kind == CALM_WALK_PAST
                         ? (result->tops_in_order ? " (in order)" : " (NOT in order)") : "");
 }
@@ -61,7 +61,7 @@ main (int   argc,
     config.rank_evidence = g_ascii_strtod (g_getenv ("BENCH_LIST_CALM_EVIDENCE"), NULL);
 
   scenarios = calm_scenarios (&n_scenarios);
-  printf ("%-18s %-9s %8s %10s  %s\n", "scenario", "ranking", "reord/min", "to top", "tops");
+  printf ("%-20s %-9s %8s %10s  %s\n", "scenario", "ranking", "reord/min", "to top", "tops");
   for (guint i = 0; i < n_scenarios; i++)
     {
       CalmResult before, after;
