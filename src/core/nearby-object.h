@@ -138,8 +138,9 @@ gboolean      nearby_object_refresh         (NearbyObject               *self,
                                              gint64                      stale_after_us,
                                              gint64                      forget_after_us,
                                              GPtrArray                  *forgotten);
-/* The distance the ranking uses: it follows the smoothed distance only when that moves by more
- * than jitter, so that rows do not swap places while nothing moves. */
+/* The distance the ranking uses: it moves only when a change of the signal is certain (the calm
+ * ranking's change test; with the old ranking, a 1.5x change of the smoothed distance), so that
+ * rows do not swap places while nothing moves. */
 double        nearby_object_get_rank_distance (NearbyObject             *self);
 
 /* For the list (and, through it, bench-list-calm's baseline): FALSE ranks @self as Nearby 0.x
