@@ -395,6 +395,117 @@ test_unknown_inputs (void)
   g_assert_cmpint (nearby_rssi_filter_get_bucket (&filter), ==, NEARBY_BUCKET_UNKNOWN);
 }
 
+static double
+gaussian (GRand *rand)
+{
+  double u1 = g_rand_double_range (rand, 1e-12, 1.0);
+  double u2 = g_rand_double (rand);
+
+  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+}
+
+/* A still beacon with 6 dB of noise on every advert, 10 a second, for an hour: the level the
+ * ranking uses settles over the first adverts and then holds (the change test's evidence makes a
+ * move on noise rare), and stays within a couple of dB of the truth. */
+static void
+test_rank_still (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  NearbyRankFilter filter;
+  double truth = rssi_at (3.0, 2.0);
+  double anchor = 0.0;
+  guint moves = 0;
+
+  nearby_rank_filter_init (&filter, NULL);
+  g_assert_cmpfloat (nearby_rank_filter_get_anchor (&filter), ==, 127);
+  for (int i = 0; i < 36000; i++)
+    {
+      g_assert_true (nearby_rank_filter_update (&filter, (gint64) i * 100000,
+                                                (int) lround (truth + 6.0 * gaussian (rand))));
+      if (i >= 10 && nearby_rank_filter_get_anchor (&filter) != anchor)
+        moves++;
+      anchor = nearby_rank_filter_get_anchor (&filter);
+    }
+
+  g_test_message ("the anchor moved %u times in an hour; it is %.1f dB off", moves, anchor - truth);
+  g_assert_cmpuint (moves, <=, 2);
+  g_assert_cmpfloat (fabs (anchor - truth), <, 3.0);
+  /* The noise is measured, not assumed. */
+  g_assert_cmpfloat (fabs (sqrt (filter.noise_var) - 6.0), <, 1.5);
+}
+
+/* Someone walks up: the signal rises by 15 dB and stays. The anchor follows within two seconds
+ * of adverts at 10 a second, and lands near the new level. */
+static void
+test_rank_step (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (8);
+  NearbyRankFilter filter;
+  double before = rssi_at (6.0, 2.0);
+  double after = before + 15.0;
+  int moved_at = -1;
+
+  nearby_rank_filter_init (&filter, NULL);
+  for (int i = 0; i < 300; i++)
+    nearby_rank_filter_update (&filter, (gint64) i * 100000,
+                               (int) lround (before + 6.0 * gaussian (rand)));
+  g_assert_cmpfloat (fabs (nearby_rank_filter_get_anchor (&filter) - before), <, 3.0);
+
+  for (int i = 0; i < 100 && moved_at < 0; i++)
+    {
+      nearby_rank_filter_update (&filter, (gint64) (300 + i) * 100000,
+                                 (int) lround (after + 6.0 * gaussian (rand)));
+      if (nearby_rank_filter_get_anchor (&filter) > before + 7.5)
+        moved_at = i + 1;
+    }
+
+  g_test_message ("the anchor moved after %d adverts, to %.1f dB of the new level", moved_at,
+                  nearby_rank_filter_get_anchor (&filter) - after);
+  g_assert_cmpint (moved_at, >, 0);
+  g_assert_cmpint (moved_at, <=, 20);
+  g_assert_cmpfloat (fabs (nearby_rank_filter_get_anchor (&filter) - after), <, 5.0);
+}
+
+/* A walk is no noise: while the level ramps by 8 dB a second (the last metre at 1 m/s) the
+ * measured noise stays within its 10 dB bound, and 3 s after the person stops the anchor is at
+ * the new level. */
+static void
+test_rank_walk_noise (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (9);
+  NearbyRankFilter filter;
+  double level = rssi_at (8.0, 2.0);
+  gint64 t = 0;
+
+  nearby_rank_filter_init (&filter, NULL);
+  for (int i = 0; i < 100; i++, t += 100000)
+    nearby_rank_filter_update (&filter, t, (int) lround (level + 3.0 * gaussian (rand)));
+  for (int i = 0; i < 30; i++, t += 100000)
+    {
+      level += 0.8;
+      nearby_rank_filter_update (&filter, t, (int) lround (level + 3.0 * gaussian (rand)));
+      g_assert_cmpfloat (filter.noise_var, <=, 100.0);
+    }
+  for (int i = 0; i < 30; i++, t += 100000)
+    nearby_rank_filter_update (&filter, t, (int) lround (level + 3.0 * gaussian (rand)));
+
+  g_assert_cmpfloat (fabs (nearby_rank_filter_get_anchor (&filter) - level), <, 4.0);
+}
+
+static void
+test_rank_unknown (void)
+{
+  NearbyRankFilter filter;
+
+  nearby_rank_filter_init (&filter, NULL);
+  g_assert_false (nearby_rank_filter_update (&filter, 0, 127));
+  g_assert_false (nearby_rank_filter_update (&filter, 0, 0));
+  g_assert_false (nearby_rank_filter_has_value (&filter));
+  g_assert_cmpfloat (nearby_rank_filter_get_rssi (&filter), ==, 127);
+  g_assert_true (nearby_rank_filter_update (&filter, 0, -70));
+  g_assert_cmpfloat (nearby_rank_filter_get_anchor (&filter), ==, -70);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -411,6 +522,10 @@ main (int   argc,
   g_test_add_func ("/distance/filter/dropout", test_dropout);
   g_test_add_func ("/distance/filter/warm-up", test_warm_up);
   g_test_add_func ("/distance/filter/unknown-inputs", test_unknown_inputs);
+  g_test_add_func ("/distance/rank/still", test_rank_still);
+  g_test_add_func ("/distance/rank/step", test_rank_step);
+  g_test_add_func ("/distance/rank/walk-noise", test_rank_walk_noise);
+  g_test_add_func ("/distance/rank/unknown", test_rank_unknown);
 
   return g_test_run ();
 }
