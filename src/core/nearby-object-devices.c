@@ -412,6 +412,8 @@ update_calm_rank (NearbyObject             *self,
   self->rank_rssi = anchor;
   self->rank_changed = TRUE;
 
+  /* The estimate takes whole dB (and says when the power is unknown); the fraction goes back in
+   * after, so that two anchors a fraction of a dB apart still rank in order. */
   distance = nearby_distance_estimate (tx_power, (int) lround (anchor),
                                        filter->config.path_loss_exponent);
   if (distance >= 0)
