@@ -3,14 +3,14 @@
 nearby_build_packages="
   meson ninja-build pkg-config gcc gettext
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev
-  libsqlite3-dev libxml2-dev libjson-glib-dev
+  libsqlite3-dev libxml2-dev libjson-glib-dev nettle-dev
   libgdk-pixbuf-2.0-dev
   desktop-file-utils appstream glib-networking
   bash-completion
 "
 nearby_test_packages="
   dbus python3 python3-dbus python3-dbusmock python3-gi gir1.2-glib-2.0
-  python3-bleak python3-yaml
+  python3-bleak python3-yaml python3-cryptography
   xvfb xauth at-spi2-core python3-pyatspi
   clang libclang-rt-14-dev
   imagemagick

@@ -29,11 +29,23 @@ Properties.GetAll before it answers, and forgets an advertisement when its owner
 Mock methods: SetAdvertisingInstances, FailRegisterAdvertisement, GetAdvertisements,
 ReleaseAdvertisement, RemoveAdvertisingManager.
 
+Configurable beacons (AddConfigurableBeacon) can be connected: Device1.Connect and Disconnect,
+ServicesResolved, and the Eddystone (a3c87500-…) or UriBeacon (ee0c2080-…) configuration service
+as GattService1 and GattCharacteristic1 objects whose ReadValue and WriteValue follow each
+specification's state machine (lock state, the AES-128 unlock challenge, a wrong key, slot data
+lengths, the tx power table, clamped intervals, factory reset), answering with bluetoothd 5.66's
+error names. When the link ends, the device broadcasts what it was set to. Faults: FailConnect
+(an error, or a Connect never answered), SetCharacteristicFault (a characteristic that never
+answers, or a write during which the link drops), DropLink; stopping the mock while a call is
+held is bluetoothd ending mid-write. GetBeaconConfig shows what the beacon holds. The unlock
+challenge needs python3-cryptography.
+
 Call counts come from dbusmock itself: org.freedesktop.DBus.Mock.GetMethodCalls on an adapter.
 
 SPDX-License-Identifier: GPL-3.0-or-later
 '''
 
+import os
 import random
 import time
 
@@ -556,3 +568,626 @@ def RemoveAdvertisingManager(self, name):
     adapter.methods.pop(ADVERTISING_MANAGER_IFACE, None)
     self.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [
         dbus.ObjectPath(path), dbus.Array([ADVERTISING_MANAGER_IFACE], signature='s')])
+
+
+# Configurable beacons: GATT over a connection
+#
+# A configurable beacon is a device that can be connected. Connect answers once the link is up;
+# the GattService1 and GattCharacteristic1 objects appear after it, and ServicesResolved turns
+# true last, as bluetoothd 5.66 does for an LE device it has not cached. Disconnect (or the beacon
+# dropping the link) removes them again.
+#
+# ATT errors reach the client as bluetoothd 5.66's gatt-client.c maps them:
+#   0x02 Read Not Permitted        -> org.bluez.Error.NotPermitted "Read not permitted"
+#   0x03 Write Not Permitted       -> org.bluez.Error.NotPermitted "Write not permitted"
+#   0x08 Insufficient Authorization -> org.bluez.Error.NotAuthorized "Operation Not Authorized"
+#   0x0d Invalid Attribute Length  -> org.bluez.Error.InvalidArguments "Invalid Length"
+#   a request ended by the link    -> org.bluez.Error.Failed "Operation failed"
+# (Later bluetoothd versions name the first, second and fourth ReadNotPermitted,
+# WriteNotPermitted and InvalidValueLength; the core knows both.)
+
+GATT_SERVICE_IFACE = 'org.bluez.GattService1'
+GATT_CHARACTERISTIC_IFACE = 'org.bluez.GattCharacteristic1'
+
+EDDYSTONE_CONFIG_UUID = 'a3c87500-8ed3-4bdf-8a39-a01bebede295'
+URIBEACON_CONFIG_UUID = 'ee0c2080-8786-40ba-ab96-99b91ac981d8'
+
+
+def _eddystone_uuid(number):
+    return 'a3c875%02x-8ed3-4bdf-8a39-a01bebede295' % number
+
+
+def _uribeacon_uuid(number):
+    return 'ee0c20%02x-8786-40ba-ab96-99b91ac981d8' % number
+
+
+class AttError(Exception):
+    '''An ATT error response from the beacon, as bluetoothd 5.66 turns it into a D-Bus error.'''
+
+    NAMES = {
+        0x02: ('org.bluez.Error.NotPermitted', 'Read not permitted'),
+        0x03: ('org.bluez.Error.NotPermitted', 'Write not permitted'),
+        0x08: ('org.bluez.Error.NotAuthorized', 'Operation Not Authorized'),
+        0x0d: ('org.bluez.Error.InvalidArguments', 'Invalid Length'),
+    }
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+    def dbus_exception(self):
+        name, message = self.NAMES.get(self.code, ('org.bluez.Error.Failed',
+                                                   'Operation failed with ATT error: 0x%02x'
+                                                   % self.code))
+        return dbus.exceptions.DBusException(message, name=name)
+
+
+READ_NOT_PERMITTED = 0x02
+WRITE_NOT_PERMITTED = 0x03
+INSUFFICIENT_AUTHORIZATION = 0x08
+INVALID_LENGTH = 0x0d
+
+
+def _aes_encrypt(key, block):
+    # Imported here so that the rest of the mock runs without python3-cryptography.
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    encryptor = Cipher(algorithms.AES(bytes(key)), modes.ECB()).encryptor()
+    return encryptor.update(bytes(block)) + encryptor.finalize()
+
+
+def _aes_decrypt(key, block):
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    decryptor = Cipher(algorithms.AES(bytes(key)), modes.ECB()).decryptor()
+    return decryptor.update(bytes(block)) + decryptor.finalize()
+
+
+class EddystoneConfig:
+    '''The Eddystone GATT configuration service's state machine (spec version 0).
+
+    Three slots, no EID; per-slot interval and tx power (capabilities 0x03); UID, URL and TLM.'''
+
+    SERVICE_UUID = EDDYSTONE_CONFIG_UUID
+    TX_LEVELS = [-30, -20, -16, -12, -8, -4, 0, 4]
+    MAX_SLOTS = 3
+    INTERVAL_MIN = 100
+    INTERVAL_MAX = 10240
+    FACTORY_SLOT = bytes([0x10, 0x03]) + b'example' + bytes([0x07])   # https://example.com
+
+    def __init__(self, options):
+        self.key = bytes(options.get('key', bytes(16)))
+        self.relocks = bool(options.get('locked', False))
+        self.lock_state = 0 if self.relocks else 2
+        self.challenge = None
+        self.active_slot = 0
+        self.remain_connectable = 0
+        self.factory_reset()
+        if 'slot0' in options:
+            self.slots[0]['data'] = bytes(options['slot0'])
+
+    def factory_reset(self):
+        self.slots = [{'data': b'', 'interval': 1000, 'radio_tx': 0, 'adv_tx': None}
+                      for _ in range(self.MAX_SLOTS)]
+        self.slots[0]['data'] = self.FACTORY_SLOT
+
+    def connected(self):
+        self.active_slot = 0
+        self.challenge = None
+        if self.lock_state == 1:
+            self.lock_state = 0
+
+    def disconnected(self):
+        if self.lock_state == 1:
+            self.lock_state = 0
+
+    def characteristics(self):
+        return [
+            (1, ['read']), (2, ['read', 'write']), (3, ['read', 'write']),
+            (4, ['read', 'write']), (5, ['read', 'write']), (6, ['read', 'write']),
+            (7, ['read', 'write']), (10, ['read', 'write']), (11, ['write']),
+            (12, ['read', 'write']),
+        ]
+
+    def uuid(self, number):
+        return _eddystone_uuid(number)
+
+    def _unlocked(self, code):
+        if self.lock_state == 0:
+            raise AttError(code)
+
+    def _slot(self):
+        return self.slots[self.active_slot]
+
+    def _advertised_tx(self, slot):
+        return slot['adv_tx'] if slot['adv_tx'] is not None else slot['radio_tx']
+
+    def frame(self, slot):
+        '''What the slot broadcasts: Eddystone service data without the UUID.'''
+        data = slot['data']
+        tx = self._advertised_tx(slot) & 0xff
+        if not data:
+            return b''
+        if data[0] == 0x10:
+            return bytes([0x10, tx]) + data[1:]
+        if data[0] == 0x00:
+            return bytes([0x00, tx]) + data[1:17] + bytes(2)
+        # TLM: version 0, 3000 mV, 20.0 °C, counters
+        return bytes([0x20, 0x00, 0x0b, 0xb8, 0x14, 0x00, 0, 0, 0x01, 0x00, 0, 0, 0x10, 0x00])
+
+    def read(self, number):
+        if number == 1:
+            self._unlocked(READ_NOT_PERMITTED)
+            return bytes([0, self.MAX_SLOTS, 0, 0x03, 0x00, 0x07]) + \
+                bytes(level & 0xff for level in self.TX_LEVELS)
+        if number == 2:
+            self._unlocked(READ_NOT_PERMITTED)
+            return bytes([self.active_slot])
+        if number == 3:
+            self._unlocked(READ_NOT_PERMITTED)
+            return self._slot()['interval'].to_bytes(2, 'big')
+        if number == 4:
+            self._unlocked(READ_NOT_PERMITTED)
+            return bytes([self._slot()['radio_tx'] & 0xff])
+        if number == 5:
+            self._unlocked(READ_NOT_PERMITTED)
+            return bytes([self._advertised_tx(self._slot()) & 0xff])
+        if number == 6:
+            return bytes([self.lock_state])
+        if number == 7:
+            if self.lock_state != 0:
+                raise AttError(READ_NOT_PERMITTED)
+            self.challenge = os.urandom(16)
+            return self.challenge
+        if number == 10:
+            self._unlocked(READ_NOT_PERMITTED)
+            return self.frame(self._slot())
+        if number == 12:
+            return bytes([1])
+        raise AttError(READ_NOT_PERMITTED)
+
+    def write(self, number, value):
+        value = bytes(value)
+        if number == 7:
+            if self.lock_state != 0:
+                raise AttError(WRITE_NOT_PERMITTED)
+            if len(value) != 16:
+                raise AttError(INVALID_LENGTH)
+            challenge, self.challenge = self.challenge, None
+            if challenge is None or value != _aes_encrypt(self.key, challenge):
+                raise AttError(INSUFFICIENT_AUTHORIZATION)
+            self.lock_state = 1
+            return
+        if number == 1:
+            raise AttError(WRITE_NOT_PERMITTED)
+        self._unlocked(WRITE_NOT_PERMITTED)
+        if number == 2:
+            if len(value) != 1 or value[0] >= self.MAX_SLOTS:
+                raise AttError(INVALID_LENGTH)
+            self.active_slot = value[0]
+        elif number == 3:
+            if len(value) != 2:
+                raise AttError(INVALID_LENGTH)
+            interval = int.from_bytes(value, 'big')
+            self._slot()['interval'] = min(max(interval, self.INTERVAL_MIN), self.INTERVAL_MAX)
+        elif number == 4:
+            if len(value) != 1:
+                raise AttError(INVALID_LENGTH)
+            wanted = int.from_bytes(value, 'big', signed=True)
+            levels = [level for level in self.TX_LEVELS if level >= wanted]
+            self._slot()['radio_tx'] = levels[0] if levels else self.TX_LEVELS[-1]
+        elif number == 5:
+            if len(value) != 1:
+                raise AttError(INVALID_LENGTH)
+            self._slot()['adv_tx'] = int.from_bytes(value, 'big', signed=True)
+        elif number == 6:
+            if value == bytes([0x00]):
+                self.lock_state = 0
+            elif value == bytes([0x02]):
+                self.lock_state = 2
+            elif len(value) == 17 and value[0] == 0x00:
+                self.key = _aes_decrypt(self.key, value[1:])
+                self.lock_state = 0
+            else:
+                raise AttError(INVALID_LENGTH)
+        elif number == 10:
+            if len(value) == 0 or value == bytes([0x00]):
+                self._slot()['data'] = b''
+            elif value[0] == 0x00 and len(value) == 17:
+                self._slot()['data'] = value
+            elif value[0] == 0x10 and 2 <= len(value) <= 19 and value[1] <= 0x03:
+                self._slot()['data'] = value
+            elif value == bytes([0x20]):
+                self._slot()['data'] = value
+            else:
+                raise AttError(INVALID_LENGTH)
+        elif number == 11:
+            if self.lock_state != 1:
+                raise AttError(WRITE_NOT_PERMITTED)
+            if value == bytes([0x0b]):
+                self.factory_reset()
+        elif number == 12:
+            if len(value) != 1:
+                raise AttError(INVALID_LENGTH)
+            self.remain_connectable = value[0]
+        else:
+            raise AttError(WRITE_NOT_PERMITTED)
+
+    def advertisement(self):
+        frame = self.frame(self.slots[0])
+        if not frame:
+            return None
+        return ('0000feaa-0000-1000-8000-00805f9b34fb', frame)
+
+    def state(self):
+        return {
+            'key': dbus.ByteArray(self.key),
+            'lock-state': dbus.Byte(self.lock_state),
+            'slot0': dbus.ByteArray(self.frame(self.slots[0])),
+            'interval0': dbus.UInt16(self.slots[0]['interval']),
+            'radio-tx0': dbus.Int16(self.slots[0]['radio_tx']),
+            'slots': dbus.Array([dbus.ByteArray(self.frame(slot)) for slot in self.slots],
+                                signature='ay'),
+        }
+
+
+class UriBeaconConfig:
+    '''The UriBeacon configuration service (specification 1.1): the key travels in the clear.'''
+
+    SERVICE_UUID = URIBEACON_CONFIG_UUID
+    FACTORY_URI = bytes([0x03]) + b'example' + bytes([0x07])
+    FACTORY_LEVELS = [-30 & 0xff, -16 & 0xff, -4 & 0xff, 4]
+    PERIOD_MIN = 20
+
+    def __init__(self, options):
+        self.key = bytes(options.get('key', bytes(16)))
+        self.locked = bool(options.get('locked', False))
+        self.reset()
+        if 'uri' in options:
+            self.uri = bytes(options['uri'])
+
+    def reset(self):
+        self.uri = self.FACTORY_URI
+        self.flags = 0
+        self.levels = bytes(self.FACTORY_LEVELS)
+        self.mode = 2
+        self.period = 1000
+
+    def connected(self):
+        pass
+
+    def disconnected(self):
+        pass
+
+    def characteristics(self):
+        return [(0x81, ['read']), (0x82, ['write']), (0x83, ['write']),
+                (0x84, ['read', 'write']), (0x85, ['read', 'write']), (0x86, ['read', 'write']),
+                (0x87, ['read', 'write']), (0x88, ['read', 'write']), (0x89, ['write'])]
+
+    def uuid(self, number):
+        return _uribeacon_uuid(number)
+
+    def read(self, number):
+        if number == 0x81:
+            return bytes([1 if self.locked else 0])
+        if number == 0x84:
+            return self.uri
+        if number == 0x85:
+            return bytes([self.flags])
+        if number == 0x86:
+            return self.levels
+        if number == 0x87:
+            return bytes([self.mode])
+        if number == 0x88:
+            return self.period.to_bytes(2, 'little')
+        raise AttError(READ_NOT_PERMITTED)
+
+    def write(self, number, value):
+        value = bytes(value)
+        if number == 0x83:
+            if len(value) != 16:
+                raise AttError(INVALID_LENGTH)
+            if self.locked and value != self.key:
+                raise AttError(INSUFFICIENT_AUTHORIZATION)
+            self.locked = False
+            return
+        if self.locked:
+            raise AttError(INSUFFICIENT_AUTHORIZATION)
+        if number == 0x82:
+            if len(value) != 16:
+                raise AttError(INVALID_LENGTH)
+            self.key = value
+            self.locked = True
+        elif number == 0x84:
+            if len(value) > 18:
+                raise AttError(INVALID_LENGTH)
+            self.uri = value
+        elif number == 0x85:
+            if len(value) != 1:
+                raise AttError(INVALID_LENGTH)
+            self.flags = value[0]
+        elif number == 0x86:
+            if len(value) != 4:
+                raise AttError(INVALID_LENGTH)
+            self.levels = value
+        elif number == 0x87:
+            if len(value) != 1:
+                raise AttError(INVALID_LENGTH)
+            if value[0] > 3:
+                raise AttError(WRITE_NOT_PERMITTED)
+            self.mode = value[0]
+        elif number == 0x88:
+            if len(value) != 2:
+                raise AttError(INVALID_LENGTH)
+            period = int.from_bytes(value, 'little')
+            self.period = period if period == 0 else max(period, self.PERIOD_MIN)
+        elif number == 0x89:
+            if len(value) != 1:
+                raise AttError(INVALID_LENGTH)
+            if value[0] != 0:
+                self.reset()
+        else:
+            raise AttError(WRITE_NOT_PERMITTED)
+
+    def advertisement(self):
+        if not self.uri:
+            return None
+        return ('0000fed8-0000-1000-8000-00805f9b34fb',
+                bytes([self.flags, self.levels[self.mode]]) + self.uri)
+
+    def state(self):
+        return {
+            'key': dbus.ByteArray(self.key),
+            'locked': dbus.Boolean(self.locked),
+            'uri': dbus.ByteArray(self.uri),
+            'flags': dbus.Byte(self.flags),
+            'levels': dbus.ByteArray(self.levels),
+            'mode': dbus.Byte(self.mode),
+            'period': dbus.UInt16(self.period),
+        }
+
+
+def _set_device_props(device, changed):
+    for key, value in changed.items():
+        device.props[DEVICE_IFACE][key] = value
+    _emit_properties_changed(device, DEVICE_IFACE, changed, [])
+
+
+def _async_method(interface, name, in_signature, function):
+    '''A method that may answer later, or never; logged in dbusmock's call log all the same.'''
+    # dbus-python reads the argument names, so each signature gets its own function.
+    if in_signature == '':
+        def method(obj, reply, error):
+            obj.call_log.append((int(time.time()), name, []))
+            function(obj, reply, error)
+        out_signature = ''
+    elif in_signature == 'a{sv}':
+        def method(obj, options, reply, error):
+            obj.call_log.append((int(time.time()), name, [options]))
+            function(obj, options, reply, error)
+        out_signature = 'ay'
+    else:
+        def method(obj, value, options, reply, error):
+            obj.call_log.append((int(time.time()), name, [value, options]))
+            function(obj, value, options, reply, error)
+        out_signature = ''
+
+    method = dbus.service.method(interface, in_signature=in_signature,
+                                 out_signature=out_signature,
+                                 async_callbacks=('reply', 'error'))(method)
+    method.__name__ = name
+    return (in_signature, out_signature, '', method)
+
+
+def _held(device, path, method, reply, error):
+    # A call that is never answered; the test hears of it, so that it can act meanwhile.
+    device.nearby_held.append((reply, error))
+    _manager().EmitSignal(MOCK_IFACE, 'CallHeld', 'os', [dbus.ObjectPath(path), method])
+
+
+def _gatt_remove(device):
+    for path in reversed(device.nearby_gatt_paths):
+        interface = GATT_CHARACTERISTIC_IFACE if '/char' in path else GATT_SERVICE_IFACE
+        obj = mockobject.objects.pop(path, None)
+        if obj is None:
+            continue
+        obj.remove_from_connection()
+        _manager().EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [
+            dbus.ObjectPath(path), dbus.Array([interface], signature='s')])
+    device.nearby_gatt_paths = []
+
+
+def _link_down(device):
+    '''The link ends, by Disconnect or by the beacon: pending requests fail, the GATT objects go,
+    and what the beacon now broadcasts is heard.'''
+    if not device.props[DEVICE_IFACE]['Connected']:
+        return
+    for reply, error in device.nearby_pending:
+        error(dbus.exceptions.DBusException('Operation failed', name='org.bluez.Error.Failed'))
+    device.nearby_pending = []
+    device.nearby_config.disconnected()
+    _gatt_remove(device)
+    _set_device_props(device, {'ServicesResolved': dbus.Boolean(False, variant_level=1)})
+    _set_device_props(device, {'Connected': dbus.Boolean(False, variant_level=1)})
+    advertisement = device.nearby_config.advertisement()
+    if advertisement is not None:
+        uuid, data = advertisement
+        _set_device_props(device, {'ServiceData': dbus.Dictionary(
+            {uuid: dbus.Array(data, signature='y', variant_level=1)}, signature='sv',
+            variant_level=1)})
+
+
+def _characteristic_read(device, number, path):
+    def read_value(obj, options, reply, error):
+        fault = device.nearby_faults.get(number)
+        if fault == 'hang':
+            _held(device, path, 'ReadValue', reply, error)
+            return
+        try:
+            value = device.nearby_config.read(number)
+        except AttError as e:
+            error(e.dbus_exception())
+            return
+        obj.props[GATT_CHARACTERISTIC_IFACE]['Value'] = dbus.Array(value, signature='y')
+        reply(dbus.Array(value, signature='y'))
+    return read_value
+
+
+def _characteristic_write(device, number, path):
+    def write_value(obj, value, options, reply, error):
+        fault = device.nearby_faults.get(number)
+        if fault == 'hang':
+            _held(device, path, 'WriteValue', reply, error)
+            return
+        if fault == 'disconnect':
+            # The link drops before the beacon takes the value: nothing is written.
+            del device.nearby_faults[number]
+            device.nearby_pending.append((reply, error))
+            GLib.idle_add(lambda: _link_down(device) and False)
+            return
+        try:
+            device.nearby_config.write(number, value)
+        except AttError as e:
+            error(e.dbus_exception())
+            return
+        reply()
+    return write_value
+
+
+def _gatt_add(device):
+    config = device.nearby_config
+    service_path = device.path + '/service0010'
+    service_props = {
+        'UUID': dbus.String(config.SERVICE_UUID, variant_level=1),
+        'Device': dbus.ObjectPath(device.path, variant_level=1),
+        'Primary': dbus.Boolean(True, variant_level=1),
+        'Includes': dbus.Array([], signature='o', variant_level=1),
+    }
+    _manager().AddObject(service_path, GATT_SERVICE_IFACE, service_props, [])
+    device.nearby_gatt_paths = [service_path]
+    _manager().EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}', [
+        dbus.ObjectPath(service_path), {GATT_SERVICE_IFACE: service_props}])
+    for index, (number, flags) in enumerate(config.characteristics()):
+        path = '%s/char%04x' % (service_path, 0x11 + 2 * index)
+        props = {
+            'UUID': dbus.String(config.uuid(number), variant_level=1),
+            'Service': dbus.ObjectPath(service_path, variant_level=1),
+            'Value': dbus.Array([], signature='y', variant_level=1),
+            'Flags': dbus.Array(flags, signature='s', variant_level=1),
+            'MTU': dbus.UInt16(23, variant_level=1),
+        }
+        _manager().AddObject(path, GATT_CHARACTERISTIC_IFACE, props, [])
+        obj = mockobject.objects[path]
+        methods = obj.methods.setdefault(GATT_CHARACTERISTIC_IFACE, {})
+        methods['ReadValue'] = _async_method(GATT_CHARACTERISTIC_IFACE, 'ReadValue', 'a{sv}',
+                                             _characteristic_read(device, number, path))
+        methods['WriteValue'] = _async_method(GATT_CHARACTERISTIC_IFACE, 'WriteValue', 'aya{sv}',
+                                              _characteristic_write(device, number, path))
+        device.nearby_gatt_paths.append(path)
+        _manager().EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}', [
+            dbus.ObjectPath(path), {GATT_CHARACTERISTIC_IFACE: props}])
+
+
+def _device_connect(device, reply, error):
+    faults = device.nearby_connect_faults
+    if faults:
+        fault = faults.pop(0)
+        if fault == 'hang':
+            _held(device, device.path, 'Connect', reply, error)
+            return
+        name, _, message = fault.partition(' ')
+        error(dbus.exceptions.DBusException(message or 'Mock failure', name=name))
+        return
+    if device.props[DEVICE_IFACE]['Connected']:
+        reply()
+        return
+
+    def link_up():
+        device.nearby_config.connected()
+        _set_device_props(device, {'Connected': dbus.Boolean(True, variant_level=1)})
+        reply()
+        GLib.timeout_add(30, services_resolved)
+        return False
+
+    def services_resolved():
+        if device.props[DEVICE_IFACE]['Connected']:
+            _gatt_add(device)
+            _set_device_props(device, {'ServicesResolved': dbus.Boolean(True, variant_level=1)})
+        return False
+
+    GLib.timeout_add(20, link_up)
+
+
+def _device_disconnect(device, reply, error):
+    _link_down(device)
+    reply()
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='ssa{sv}', out_signature='o')
+def AddConfigurableBeacon(self, adapter_name, address, options):
+    '''Adds a connectable beacon with a configuration service, broadcasting what it is set to.
+
+    OPTIONS: "service" is "eddystone" (the default) or "uribeacon"; "key" (ay, 16 bytes, zeros
+    by default) is its lock key; "locked" (b) says whether it locks (Eddystone: relocks when the
+    link ends; otherwise its lock state is 0x02); "slot0" (Eddystone, ay: the ADV Slot Data as
+    written, 0x10 + scheme + URL) or "uri" (UriBeacon, ay: scheme + URI) what it is set to.'''
+    kind = str(options.get('service', 'eddystone'))
+    config = UriBeaconConfig(options) if kind == 'uribeacon' else EddystoneConfig(options)
+    properties = {'UUIDs': dbus.Array(['0000feaa-0000-1000-8000-00805f9b34fb'
+                                       if kind != 'uribeacon' else
+                                       '0000fed8-0000-1000-8000-00805f9b34fb',
+                                       config.SERVICE_UUID], signature='s', variant_level=1)}
+    uuid, data = config.advertisement()
+    properties['ServiceData'] = dbus.Dictionary(
+        {uuid: dbus.Array(data, signature='y', variant_level=1)}, signature='sv', variant_level=1)
+    properties['RSSI'] = dbus.Int16(-50, variant_level=1)
+    properties['ServicesResolved'] = dbus.Boolean(False, variant_level=1)
+    path = AddBeacon(self, adapter_name, address, properties)
+    device = mockobject.objects[path]
+    device.nearby_config = config
+    device.nearby_faults = {}
+    device.nearby_connect_faults = []
+    device.nearby_held = []
+    device.nearby_pending = []
+    device.nearby_gatt_paths = []
+    methods = device.methods.setdefault(DEVICE_IFACE, {})
+    methods['Connect'] = _async_method(DEVICE_IFACE, 'Connect', '',
+                                       lambda obj, reply, error: _device_connect(obj, reply, error))
+    methods['Disconnect'] = _async_method(DEVICE_IFACE, 'Disconnect', '',
+                                          lambda obj, reply, error:
+                                          _device_disconnect(obj, reply, error))
+    return path
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='oas', out_signature='')
+def FailConnect(self, path, faults):
+    '''The next len(FAULTS) Connect calls on device PATH fail: each fault is an error name and
+    its message ("org.bluez.Error.Failed le-connection-abort-by-local"), or "hang" for a call
+    that is never answered.'''
+    mockobject.objects[path].nearby_connect_faults = list(faults)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='oys', out_signature='')
+def SetCharacteristicFault(self, path, number, fault):
+    '''A fault on characteristic NUMBER (Eddystone 0x01-0x0c, UriBeacon 0x81-0x89) of device
+    PATH: "hang" (reads and writes are never answered, and the mock emits
+    CallHeld(o characteristic, s method) when it holds one), "disconnect" (the next write drops
+    the link before the value is taken: the call fails as bluetoothd fails it, and the device
+    disconnects), or "" for none.'''
+    device = mockobject.objects[path]
+    if fault:
+        device.nearby_faults[int(number)] = str(fault)
+    else:
+        device.nearby_faults.pop(int(number), None)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='o', out_signature='')
+def DropLink(self, path):
+    '''The beacon ends the connection (out of range, or it reset itself).'''
+    _link_down(mockobject.objects[path])
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='o', out_signature='a{sv}')
+def GetBeaconConfig(self, path):
+    '''What the beacon at PATH holds now. Eddystone: key, lock-state, slot0 (what slot 0
+    broadcasts), interval0, radio-tx0, slots. UriBeacon: key, locked, uri, flags, levels, mode,
+    period.'''
+    return dbus.Dictionary(mockobject.objects[path].nearby_config.state(), signature='sv')
