@@ -1034,7 +1034,7 @@ def _characteristic_read(device, number, path):
 def _characteristic_write(device, number, path):
     def write_value(obj, value, options, reply, error):
         fault = device.nearby_faults.get(number)
-        if fault == 'hang':
+        if fault in ('hang', 'hang-write'):
             _held(device, path, 'WriteValue', reply, error)
             return
         if fault == 'disconnect':
@@ -1169,7 +1169,8 @@ def FailConnect(self, path, faults):
 def SetCharacteristicFault(self, path, number, fault):
     '''A fault on characteristic NUMBER (Eddystone 0x01-0x0c, UriBeacon 0x81-0x89) of device
     PATH: "hang" (reads and writes are never answered, and the mock emits
-    CallHeld(o characteristic, s method) when it holds one), "disconnect" (the next write drops
+    CallHeld(o characteristic, s method) when it holds one), "hang-write" (the same for writes
+    only), "disconnect" (the next write drops
     the link before the value is taken: the call fails as bluetoothd fails it, and the device
     disconnects), or "" for none.'''
     device = mockobject.objects[path]

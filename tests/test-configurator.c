@@ -1,0 +1,633 @@
+/* test-configurator.c: NearbyConfigurator against the mock bluetoothd's configurable beacons
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "bluez-mock-harness.h"
+#include "nearby-configurator.h"
+
+#define EDDYSTONE_ADDRESS "C0:FF:EE:00:00:01"
+#define URIBEACON_ADDRESS "C0:FF:EE:00:00:02"
+
+typedef struct {
+  BluezMock mock;
+  char     *path;
+} Fixture;
+
+static const guint8 test_key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  bluez_mock_set_up (&f->mock);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_free (f->path);
+  bluez_mock_tear_down (&f->mock);
+}
+
+static void
+add_beacon (Fixture    *f,
+            const char *service,
+            gboolean    locked)
+{
+  g_autoptr(GVariant) reply = NULL;
+  GVariantBuilder options;
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&options, "{sv}", "service", g_variant_new_string (service));
+  g_variant_builder_add (&options, "{sv}", "locked", g_variant_new_boolean (locked));
+  g_variant_builder_add (&options, "{sv}", "key",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, test_key, 16, 1));
+  reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "AddConfigurableBeacon",
+                           g_variant_new ("(ss@a{sv})", "hci0",
+                                          g_str_equal (service, "uribeacon") ? URIBEACON_ADDRESS
+                                                                             : EDDYSTONE_ADDRESS,
+                                          g_variant_builder_end (&options)),
+                           "(o)");
+  g_variant_get (reply, "(o)", &f->path);
+}
+
+/* What the beacon holds, as the mock tells it. */
+static GVariant *
+beacon_state (Fixture    *f,
+              const char *key)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "GetBeaconConfig",
+                                               g_variant_new ("(o)", f->path), "(a{sv})");
+  g_autoptr(GVariant) state = g_variant_get_child_value (reply, 0);
+  GVariant *value = g_variant_lookup_value (state, key, NULL);
+
+  g_assert_nonnull (value);
+  return value;
+}
+
+static gboolean
+state_bytes_equal (Fixture    *f,
+                   const char *key,
+                   const void *expected,
+                   gsize       expected_len)
+{
+  g_autoptr(GVariant) value = beacon_state (f, key);
+  gsize len;
+  const void *data = g_variant_get_fixed_array (value, &len, 1);
+
+  return len == expected_len && memcmp (data, expected, len) == 0;
+}
+
+static NearbyConfigureResult *
+run (const char                *address,
+     const NearbyBeaconChanges *changes,
+     guint                      operation_ms,
+     GError                   **error)
+{
+  g_autoptr(NearbyConfigurator) configurator = nearby_configurator_new (address, NULL);
+  NearbyTestWaiter waiter = { 0 };
+  g_autoptr(GAsyncResult) result = NULL;
+
+  nearby_configurator_set_timeouts (configurator, 2000, operation_ms);
+  nearby_configurator_run_async (configurator, changes, NULL, nearby_test_on_result, &waiter);
+  result = nearby_test_wait_result (&waiter);
+
+  return nearby_configurator_run_finish (configurator, result, error);
+}
+
+static guint
+count_device_calls (Fixture    *f,
+                    const char *method)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, f->path, BLUEZ_MOCK_DBUSMOCK_IFACE,
+                                               "GetMethodCalls", g_variant_new ("(s)", method),
+                                               "(a(tav))");
+  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
+
+  return g_variant_n_children (calls);
+}
+
+static gboolean
+device_connected (Fixture *f)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, f->path,
+                                               "org.freedesktop.DBus.Properties", "Get",
+                                               g_variant_new ("(ss)", "org.bluez.Device1",
+                                                              "Connected"),
+                                               "(v)");
+  g_autoptr(GVariant) value = NULL;
+
+  g_variant_get (reply, "(v)", &value);
+  return g_variant_get_boolean (value);
+}
+
+static void
+set_fault (Fixture    *f,
+           guint8      characteristic,
+           const char *fault)
+{
+  bluez_mock_control (&f->mock, "SetCharacteristicFault",
+                      g_variant_new ("(oys)", f->path, characteristic, fault));
+}
+
+static void
+assert_contains (const char *haystack,
+                 const char *needle)
+{
+  if (strstr (haystack, needle) == NULL)
+    g_error ("“%s” does not contain “%s”", haystack, needle);
+}
+
+static void
+test_eddystone_read (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyBeaconConfig *config;
+  static const int levels[] = { -30, -20, -16, -12, -8, -4, 0, 4 };
+
+  add_beacon (f, "eddystone", FALSE);
+  result = run (EDDYSTONE_ADDRESS, NULL, 5000, &error);
+  g_assert_no_error (error);
+
+  config = result->before;
+  g_assert_null (result->after);
+  g_assert_cmpint (config->service, ==, NEARBY_CONFIG_SERVICE_EDDYSTONE);
+  g_assert_true (config->readable);
+  g_assert_false (config->locked);
+  g_assert_cmpuint (config->lock_state, ==, 0x02);
+  g_assert_cmpuint (config->version, ==, 0);
+  g_assert_cmpuint (config->max_slots, ==, 3);
+  g_assert_cmpuint (config->capabilities, ==, 0x03);
+  g_assert_cmpuint (config->frame_types, ==, 0x07);
+  g_assert_cmpuint (config->n_tx_levels, ==, G_N_ELEMENTS (levels));
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    g_assert_cmpint (config->tx_levels[i], ==, levels[i]);
+  g_assert_cmpuint (config->active_slot, ==, 0);
+  g_assert_cmpuint (config->interval_ms, ==, 1000);
+  g_assert_cmpint (config->tx_power, ==, 0);
+  g_assert_cmpint (config->advertised_tx_power, ==, 0);
+  g_assert_true (config->can_be_non_connectable);
+  g_assert_cmpint (config->frame.kind, ==, NEARBY_FRAME_KIND_URL);
+  g_assert_cmpstr (config->frame.url, ==, "https://example.com");
+
+  /* Connected for the reading, and let go after it. */
+  g_assert_cmpuint (count_device_calls (f, "Connect"), ==, 1);
+  g_assert_cmpuint (count_device_calls (f, "Disconnect"), ==, 1);
+  g_assert_false (device_connected (f));
+}
+
+static void
+test_eddystone_write (Fixture       *f,
+                      gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) interval = NULL;
+  g_autoptr(GVariant) tx = NULL;
+  static const guint8 broadcast[] = { 0x10, 0xf8, 0x01, 'g', 'n', 'o', 'm', 'e', 0x08 };
+
+  add_beacon (f, "eddystone", FALSE);
+  changes.url = "https://www.gnome.org";
+  changes.set_tx_power = TRUE;
+  changes.tx_power = -10;        /* not in the table: the next one up, -8 */
+  changes.set_interval = TRUE;
+  changes.interval_ms = 50;      /* below the minimum: clamped to 100 */
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (result->before->frame.url, ==, "https://example.com");
+  g_assert_nonnull (result->after);
+  g_assert_cmpstr (result->after->frame.url, ==, "https://www.gnome.org");
+  g_assert_cmpint (result->after->tx_power, ==, -8);
+  g_assert_cmpint (result->after->interval_ms, ==, 100);
+
+  /* What the beacon holds and, now that the link is down, broadcasts. */
+  g_assert_true (state_bytes_equal (f, "slot0", broadcast, sizeof broadcast));
+  interval = beacon_state (f, "interval0");
+  g_assert_cmpuint (g_variant_get_uint16 (interval), ==, 100);
+  tx = beacon_state (f, "radio-tx0");
+  g_assert_cmpint (g_variant_get_int16 (tx), ==, -8);
+  g_assert_false (device_connected (f));
+}
+
+static void
+test_eddystone_slots (Fixture       *f,
+                      gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(NearbyConfigureResult) slot_one = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  changes.slot = 1;
+  changes.set_uid = TRUE;
+  for (guint i = 0; i < 16; i++)
+    changes.uid[i] = (guint8) (0xa0 + i);
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->after->active_slot, ==, 1);
+  g_assert_cmpint (result->after->frame.kind, ==, NEARBY_FRAME_KIND_UID);
+  g_assert_cmpuint (result->after->frame.namespace_id[0], ==, 0xa0);
+  g_assert_cmpuint (result->after->frame.instance_id[5], ==, 0xaf);
+
+  /* Slot 0 keeps its URL. */
+  g_assert_cmpint (result->before->frame.kind, ==, NEARBY_FRAME_KIND_URL);
+
+  /* The capabilities say three slots: slot 3 is refused before anything is written. */
+  changes.slot = 3;
+  slot_one = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE);
+  assert_contains (error->message, "3 slots (0 to 2)");
+  g_assert_false (device_connected (f));
+}
+
+static void
+test_eddystone_locked (Fixture       *f,
+                       gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(NearbyConfigureResult) refused = NULL;
+  g_autoptr(NearbyConfigureResult) wrong = NULL;
+  g_autoptr(NearbyConfigureResult) relocked = NULL;
+  g_autoptr(NearbyConfigureResult) with_new = NULL;
+  g_autoptr(GError) error = NULL;
+  static const guint8 new_key[16] = { 0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
+                                      0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00 };
+  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
+
+  add_beacon (f, "eddystone", TRUE);
+
+  /* Without a key, only the lock state can be read. */
+  result = run (EDDYSTONE_ADDRESS, NULL, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_true (result->before->locked);
+  g_assert_false (result->before->readable);
+  g_assert_cmpuint (result->before->lock_state, ==, 0x00);
+
+  /* Nor written. */
+  changes.url = "https://gnome.org";
+  refused = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_LOCKED);
+  assert_contains (error->message, "lock key");
+  g_clear_error (&error);
+
+  /* A wrong key: the challenge's answer is refused, nothing changes. */
+  changes.has_key = TRUE;
+  memset (changes.key, 0x42, 16);
+  wrong = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_WRONG_KEY);
+  assert_contains (error->message, "refused the lock key");
+  g_clear_error (&error);
+  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
+
+  /* The right key, and a new one to lock with once written. */
+  memcpy (changes.key, test_key, 16);
+  changes.set_new_key = TRUE;
+  memcpy (changes.new_key, new_key, 16);
+  relocked = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (relocked->before->lock_state, ==, 0x01);
+  g_assert_cmpstr (relocked->after->frame.url, ==, "https://gnome.org");
+  g_assert_true (relocked->after->locked);
+  g_assert_true (state_bytes_equal (f, "key", new_key, 16));
+
+  /* The new key opens it; the old one no longer does. */
+  changes.set_new_key = FALSE;
+  changes.url = NULL;
+  memcpy (changes.key, new_key, 16);
+  with_new = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_true (with_new->before->readable);
+  g_assert_cmpstr (with_new->before->frame.url, ==, "https://gnome.org");
+}
+
+static void
+test_eddystone_factory_reset (Fixture       *f,
+                              gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) written = NULL;
+  g_autoptr(NearbyConfigureResult) refused = NULL;
+  g_autoptr(NearbyConfigureResult) reset = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  changes.url = "https://gnome.org";
+  written = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+
+  /* Unlocked for good (0x02) is not unlocked in this connection (0x01): the spec refuses. */
+  changes.url = NULL;
+  changes.reset = TRUE;
+  refused = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED);
+  assert_contains (error->message, "factory reset");
+  g_clear_error (&error);
+
+  /* Locking first makes the unlock possible; the reset keeps the key. */
+  {
+    g_autoptr(NearbyConfigureResult) locked = NULL;
+    NearbyBeaconChanges lock = NEARBY_BEACON_CHANGES_INIT;
+
+    lock.set_new_key = TRUE;
+    memcpy (lock.new_key, test_key, 16);
+    lock.has_key = TRUE;
+    memcpy (lock.key, test_key, 16);
+    locked = run (EDDYSTONE_ADDRESS, &lock, 5000, &error);
+    g_assert_no_error (error);
+  }
+  changes.has_key = TRUE;
+  memcpy (changes.key, test_key, 16);
+  reset = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reset->before->frame.url, ==, "https://gnome.org");
+  g_assert_cmpstr (reset->after->frame.url, ==, "https://example.com");
+  g_assert_true (state_bytes_equal (f, "key", test_key, 16));
+}
+
+static void
+test_uribeacon (Fixture       *f,
+                gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) before = NULL;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(NearbyConfigureResult) locked = NULL;
+  g_autoptr(NearbyConfigureResult) wrong = NULL;
+  g_autoptr(NearbyConfigureResult) uid = NULL;
+  g_autoptr(NearbyConfigureResult) reset = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) mode = NULL;
+  g_autoptr(GVariant) period = NULL;
+  static const guint8 uri[] = { 0x01, 'g', 'n', 'o', 'm', 'e', 0x08 };
+
+  add_beacon (f, "uribeacon", FALSE);
+  before = run (URIBEACON_ADDRESS, NULL, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (before->before->service, ==, NEARBY_CONFIG_SERVICE_URIBEACON);
+  g_assert_false (before->before->locked);
+  g_assert_cmpstr (before->before->frame.url, ==, "https://example.com");
+  g_assert_cmpuint (before->before->n_tx_levels, ==, 4);
+  g_assert_cmpint (before->before->tx_levels[0], ==, -30);
+  g_assert_cmpuint (before->before->tx_power_mode, ==, 2);
+  g_assert_cmpint (before->before->tx_power, ==, -4);
+  g_assert_cmpuint (before->before->interval_ms, ==, 1000);
+  g_assert_cmpuint (before->before->flags, ==, 0);
+
+  changes.url = "https://www.gnome.org";
+  changes.set_tx_power = TRUE;
+  changes.tx_power = -20;        /* the lowest level that reaches it: -16, mode 1 */
+  changes.set_interval = TRUE;
+  changes.interval_ms = 500;
+  changes.set_new_key = TRUE;
+  memcpy (changes.new_key, test_key, 16);
+  result = run (URIBEACON_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (result->after->frame.url, ==, "https://www.gnome.org");
+  g_assert_cmpint (result->after->tx_power, ==, -16);
+  g_assert_cmpuint (result->after->interval_ms, ==, 500);
+  g_assert_true (result->after->locked);
+  g_assert_true (state_bytes_equal (f, "uri", uri, sizeof uri));
+  mode = beacon_state (f, "mode");
+  g_assert_cmpuint (g_variant_get_byte (mode), ==, 1);
+  period = beacon_state (f, "period");
+  g_assert_cmpuint (g_variant_get_uint16 (period), ==, 500);
+
+  /* Locked: readable, but not writable without its key. */
+  changes = (NearbyBeaconChanges) NEARBY_BEACON_CHANGES_INIT;
+  changes.reset = TRUE;
+  locked = run (URIBEACON_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_LOCKED);
+  g_clear_error (&error);
+
+  changes.has_key = TRUE;
+  memset (changes.key, 0x42, 16);
+  wrong = run (URIBEACON_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_WRONG_KEY);
+  g_clear_error (&error);
+
+  memcpy (changes.key, test_key, 16);
+  changes.reset = FALSE;
+  changes.set_uid = TRUE;
+  uid = run (URIBEACON_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE);
+  assert_contains (error->message, "only a URL");
+  g_clear_error (&error);
+
+  changes.set_uid = FALSE;
+  changes.reset = TRUE;
+  reset = run (URIBEACON_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reset->after->frame.url, ==, "https://example.com");
+  g_assert_cmpuint (reset->after->interval_ms, ==, 1000);
+  g_assert_false (reset->after->locked);
+}
+
+static void
+test_url_too_long (Fixture       *f,
+                   gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  changes.url = "https://example.com/a-path-that-is-far-too-long";
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_INVALID_INPUT);
+  assert_contains (error->message, "bytes more than the 18");
+  g_assert_cmpuint (count_device_calls (f, "Connect"), ==, 0);
+}
+
+static void
+test_not_found (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  result = run ("C0:FF:EE:99:99:99", NULL, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_NOT_FOUND);
+  assert_contains (error->message, "nearby scan");
+}
+
+static void
+test_connect_fails (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(NearbyConfigureResult) hung = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *faults[] = { "org.bluez.Error.Failed le-connection-abort-by-local", "hang", NULL };
+
+  add_beacon (f, "eddystone", FALSE);
+  bluez_mock_control (&f->mock, "FailConnect", g_variant_new ("(o^as)", f->path, faults));
+
+  result = run (EDDYSTONE_ADDRESS, NULL, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_CONNECT_FAILED);
+  assert_contains (error->message, "le-connection-abort-by-local");
+  assert_contains (error->message, "configuration mode");
+  g_clear_error (&error);
+
+  /* A Connect that never answers: the connection timeout (2 s here) ends it. */
+  hung = run (EDDYSTONE_ADDRESS, NULL, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_TIMED_OUT);
+  assert_contains (error->message, "did not accept a connection");
+}
+
+static void
+test_characteristic_hangs (Fixture       *f,
+                           gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
+
+  add_beacon (f, "eddystone", FALSE);
+  set_fault (f, 0x0a, "hang-write");
+  changes.url = "https://gnome.org";
+  result = run (EDDYSTONE_ADDRESS, &changes, 1000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_TIMED_OUT);
+  assert_contains (error->message, "did not confirm writing the slot data");
+  assert_contains (error->message, "not done");
+  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
+  /* Let go all the same. */
+  g_assert_cmpuint (count_device_calls (f, "Disconnect"), ==, 1);
+}
+
+static void
+test_disconnect_mid_write (Fixture       *f,
+                           gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
+
+  add_beacon (f, "eddystone", FALSE);
+  set_fault (f, 0x0a, "disconnect");
+  changes.url = "https://gnome.org";
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_DISCONNECTED);
+  assert_contains (error->message, "disconnected before it confirmed writing the slot data");
+  assert_contains (error->message, "not done");
+  g_assert_null (result);
+  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
+}
+
+static void
+on_call_held (GDBusConnection *connection,
+              const char      *sender,
+              const char      *path,
+              const char      *interface,
+              const char      *signal,
+              GVariant        *parameters,
+              gpointer         data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_bluetoothd_stops_mid_write (Fixture       *f,
+                                 gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigurator) configurator = nearby_configurator_new (EDDYSTONE_ADDRESS, NULL);
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GAsyncResult) async_result = NULL;
+  NearbyTestWaiter waiter = { 0 };
+  g_autoptr(GError) error = NULL;
+  gboolean held = FALSE;
+  guint subscription;
+
+  add_beacon (f, "eddystone", FALSE);
+  set_fault (f, 0x04, "hang-write");
+  subscription = g_dbus_connection_signal_subscribe (f->mock.bus, "org.bluez", BLUEZ_MOCK_IFACE,
+                                                     "CallHeld", "/", NULL,
+                                                     G_DBUS_SIGNAL_FLAGS_NONE, on_call_held,
+                                                     &held, NULL);
+
+  changes.set_tx_power = TRUE;
+  changes.tx_power = -12;
+  nearby_configurator_run_async (configurator, &changes, NULL, nearby_test_on_result, &waiter);
+  WAIT_UNTIL (held);
+  bluez_mock_stop (&f->mock);
+
+  async_result = nearby_test_wait_result (&waiter);
+  result = nearby_configurator_run_finish (configurator, async_result, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_BLUETOOTH_GONE);
+  assert_contains (error->message, "Bluetooth stopped before the beacon confirmed writing the "
+                                   "radio tx power, so it was not done");
+  g_dbus_connection_signal_unsubscribe (f->mock.bus, subscription);
+}
+
+static void
+test_one_at_a_time (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(NearbyConfigurator) first = nearby_configurator_new (EDDYSTONE_ADDRESS, NULL);
+  g_autoptr(NearbyConfigurator) second = nearby_configurator_new ("c0:ff:ee:00:00:01", NULL);
+  g_autoptr(NearbyConfigureResult) first_result = NULL;
+  g_autoptr(NearbyConfigureResult) second_result = NULL;
+  g_autoptr(GAsyncResult) first_async = NULL;
+  g_autoptr(GAsyncResult) second_async = NULL;
+  NearbyTestWaiter first_waiter = { 0 };
+  NearbyTestWaiter second_waiter = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  nearby_configurator_run_async (first, NULL, NULL, nearby_test_on_result, &first_waiter);
+  nearby_configurator_run_async (second, NULL, NULL, nearby_test_on_result, &second_waiter);
+
+  second_async = nearby_test_wait_result (&second_waiter);
+  second_result = nearby_configurator_run_finish (second, second_async, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_BUSY);
+  g_clear_error (&error);
+
+  first_async = nearby_test_wait_result (&first_waiter);
+  first_result = nearby_configurator_run_finish (first, first_async, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_device_calls (f, "Connect"), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/configurator/eddystone/read", test_eddystone_read);
+  ADD ("/configurator/eddystone/write", test_eddystone_write);
+  ADD ("/configurator/eddystone/slots", test_eddystone_slots);
+  ADD ("/configurator/eddystone/locked", test_eddystone_locked);
+  ADD ("/configurator/eddystone/factory-reset", test_eddystone_factory_reset);
+  ADD ("/configurator/uribeacon", test_uribeacon);
+  ADD ("/configurator/url-too-long", test_url_too_long);
+  ADD ("/configurator/not-found", test_not_found);
+  ADD ("/configurator/connect-fails", test_connect_fails);
+  ADD ("/configurator/characteristic-hangs", test_characteristic_hangs);
+  ADD ("/configurator/disconnect-mid-write", test_disconnect_mid_write);
+  ADD ("/configurator/bluetoothd-stops-mid-write", test_bluetoothd_stops_mid_write);
+  ADD ("/configurator/one-at-a-time", test_one_at_a_time);
+
+#undef ADD
+
+  return harness_run_tests_on_private_system_bus ();
+}
