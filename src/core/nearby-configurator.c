@@ -5,6 +5,10 @@
  * specifications describe them; the thread's own main context hears the device's
  * PropertiesChanged signals (Connected, ServicesResolved).
  *
+ * It is over 900 lines because the two services' reads and writes go through one set of blocking
+ * calls, timeouts and error sentences, which the operation's state (the device, its
+ * characteristics, the link) ties together; splitting them would put that state in a header.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
