@@ -27,6 +27,7 @@ static const NearbySubcommand subcommands[] = {
   { "resolve", nearby_cli_resolve, N_("Show what a URL’s page looks like in the list") },
   { "scan", nearby_cli_scan, N_("List the beacons around, nearest first") },
   { "advertise", nearby_cli_advertise, N_("Broadcast a URL from this computer") },
+  { "configure", nearby_cli_configure, N_("Read or change a beacon’s configuration") },
 };
 
 gboolean

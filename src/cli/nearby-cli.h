@@ -31,5 +31,6 @@ int      nearby_cli_encode        (int argc, char **argv);
 int      nearby_cli_resolve       (int argc, char **argv);
 int      nearby_cli_scan          (int argc, char **argv);
 int      nearby_cli_advertise     (int argc, char **argv);
+int      nearby_cli_configure     (int argc, char **argv);
 
 G_END_DECLS
