@@ -1,0 +1,198 @@
+/* test-cli-configure.c: `nearby configure` against the mock bluetoothd's configurable beacons
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "bluez-mock-harness.h"
+
+#define KEY "000102030405060708090a0b0c0d0e0f"
+
+typedef struct {
+  BluezMock mock;
+  char     *path;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  static const guint8 key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+  const char *service = data;
+  g_autoptr(GVariant) reply = NULL;
+  GVariantBuilder options;
+
+  bluez_mock_set_up (&f->mock);
+  bluez_mock_start (&f->mock);
+  bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&options, "{sv}", "service", g_variant_new_string (service));
+  g_variant_builder_add (&options, "{sv}", "locked", g_variant_new_boolean (TRUE));
+  g_variant_builder_add (&options, "{sv}", "key",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, key, 16, 1));
+  reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "AddConfigurableBeacon",
+                           g_variant_new ("(ss@a{sv})", "hci0", "C0:FF:EE:00:00:01",
+                                          g_variant_builder_end (&options)),
+                           "(o)");
+  g_variant_get (reply, "(o)", &f->path);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_free (f->path);
+  bluez_mock_tear_down (&f->mock);
+}
+
+static void
+assert_contains (const char *haystack,
+                 const char *needle)
+{
+  if (strstr (haystack, needle) == NULL)
+    g_error ("“%s” does not contain “%s”", haystack, needle);
+}
+
+static guint
+count_connects (Fixture *f)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, f->path, BLUEZ_MOCK_DBUSMOCK_IFACE,
+                                               "GetMethodCalls", g_variant_new ("(s)", "Connect"),
+                                               "(a(tav))");
+  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
+
+  return g_variant_n_children (calls);
+}
+
+static void
+test_read_locked (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         NULL);
+
+  g_assert_cmpint (run->status, ==, 0);
+  assert_contains (run->out, "C0:FF:EE:00:00:01: Eddystone configuration service");
+  assert_contains (run->out, "Lock state:        locked");
+  assert_contains (run->out, "--unlock KEY");
+}
+
+static void
+test_write (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--unlock", KEY,
+                                                         "--url", "https://www.gnome.org",
+                                                         "--tx-power", "-10",
+                                                         "--interval", "500", NULL);
+  const char *after;
+
+  g_assert_cmpint (run->status, ==, 0);
+  after = strstr (run->out, "After (read back from the beacon):");
+  g_assert_nonnull (after);
+  assert_contains (run->out, "Broadcasts:        URL https://example.com");
+  assert_contains (after, "Broadcasts:        URL https://www.gnome.org");
+  assert_contains (after, "Interval:          500 ms");
+  assert_contains (after, "Radio tx power:    -8 dBm");
+  g_assert_null (strstr (after, "example.com"));
+}
+
+static void
+test_wrong_key (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--unlock",
+                                                         "ffffffffffffffffffffffffffffffff",
+                                                         "--url", "https://gnome.org", NULL);
+
+  g_assert_cmpint (run->status, ==, 1);
+  assert_contains (run->err, "nearby configure: The beacon refused the lock key");
+}
+
+static void
+test_too_long (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--url",
+                                                         "https://example.com/far-too-long-a-path",
+                                                         NULL);
+
+  g_assert_cmpint (run->status, ==, 1);
+  assert_contains (run->err, "10 bytes more than the 18");
+  g_assert_cmpuint (count_connects (f), ==, 0);
+}
+
+static void
+test_json (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "--json",
+                                                         "C0:FF:EE:00:00:01", "--unlock", KEY,
+                                                         "--url", "https://gnome.org", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root;
+  JsonObject *after;
+
+  g_assert_cmpint (run->status, ==, 0);
+  json_parser_load_from_data (parser, run->out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "service"), ==, "uribeacon");
+  g_assert_true (json_object_get_null_member (root, "error"));
+  after = json_object_get_object_member (root, "after");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (after, "slot"),
+                                                  "url"), ==, "https://gnome.org");
+  g_assert_false (json_object_get_boolean_member (after, "locked"));
+}
+
+static void
+test_usage (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) short_key = nearby_test_run_nearby (NULL, "configure",
+                                                               "C0:FF:EE:00:00:01",
+                                                               "--unlock", "0011", NULL);
+  g_autoptr(NearbyTestRun) bad_uid = nearby_test_run_nearby (NULL, "configure",
+                                                             "C0:FF:EE:00:00:01",
+                                                             "--uid", "0011:22", NULL);
+  g_autoptr(NearbyTestRun) unknown = nearby_test_run_nearby (NULL, "configure",
+                                                             "C0:FF:EE:00:00:09", NULL);
+
+  g_assert_cmpint (short_key->status, ==, 2);
+  assert_contains (short_key->err, "--unlock takes a 16-byte key: 32 hex digits");
+  g_assert_cmpint (bad_uid->status, ==, 2);
+  assert_contains (bad_uid->err, "20 and 12 hex digits");
+  g_assert_cmpint (unknown->status, ==, 1);
+  assert_contains (unknown->err, "Bluetooth knows no device C0:FF:EE:00:00:09");
+  g_assert_cmpuint (count_connects (f), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, service, func) \
+  g_test_add (path, Fixture, service, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/cli/configure/read-locked", "eddystone", test_read_locked);
+  ADD ("/cli/configure/write", "eddystone", test_write);
+  ADD ("/cli/configure/wrong-key", "eddystone", test_wrong_key);
+  ADD ("/cli/configure/too-long", "eddystone", test_too_long);
+  ADD ("/cli/configure/json", "uribeacon", test_json);
+  ADD ("/cli/configure/usage", "eddystone", test_usage);
+
+#undef ADD
+
+  return harness_run_tests_on_private_system_bus ();
+}
