@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 # Kept equal to what `nearby --help` and `nearby COMMAND --help` show: check-completion tests it.
-_nearby_commands='decode encode resolve scan advertise help'
+_nearby_commands='decode encode resolve scan advertise configure help'
 _nearby_app_options='--help --help-all --help-gapplication --demo --replay --speed --developer
   --version'
 _nearby_decode_options='--help --service-data --pretty'
@@ -13,6 +13,8 @@ _nearby_resolve_options='--help --json --no-cache --automatic --timeout'
 _nearby_scan_options='--help --json --duration --all --adapter --expiry --from --speed
   --min-rssi --protocol --address --url-contains'
 _nearby_advertise_options='--help --uribeacon --tx-power --duration --adapter'
+_nearby_configure_options='--help --url --uid --tx-power --interval --slot --unlock --lock --reset
+  --json --adapter'
 
 # COMPREPLY: what compgen gives for these arguments, one word a line.
 _nearby_reply ()
@@ -87,7 +89,7 @@ _nearby ()
     '')
       options=$_nearby_app_options
       ;;
-    decode|encode|resolve|scan|advertise)
+    decode|encode|resolve|scan|advertise|configure)
       local name=_nearby_${command}_options
       options=${!name}
       ;;

@@ -35,7 +35,8 @@ test_cli_help_lists_commands (void)
 {
   g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "help", NULL);
   g_autoptr(GPtrArray) commands = listed_commands ();
-  const char *expected[] = { "decode", "encode", "resolve", "scan", "advertise" };
+  const char *expected[] = { "decode", "encode", "resolve", "scan", "advertise",
+                             "configure" };
 
   g_assert_cmpint (run->status, ==, 0);
   g_assert_cmpstr (run->err, ==, "");
