@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-configure-dialog.h"
 #include "nearby-dbm.h"
 #include "nearby-frame-row.h"
 #include "nearby-inspector.h"
@@ -140,11 +141,22 @@ device_view_set_description (DeviceView *view,
   adw_preferences_group_set_description (view->group, description);
 }
 
+static void
+on_configure_clicked (GtkButton       *button,
+                      NearbyInspector *self)
+{
+  const char *address = g_object_get_data (G_OBJECT (button), "nearby-address");
+  NearbyConfigureDialog *dialog = nearby_configure_dialog_new (GTK_WINDOW (self), address);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static DeviceView *
 nearby_inspector_ensure_device (NearbyInspector *self,
                                 const char      *address)
 {
   DeviceView *view = g_hash_table_lookup (self->devices, address);
+  GtkWidget *configure;
 
   if (view != NULL)
     return view;
@@ -152,6 +164,12 @@ nearby_inspector_ensure_device (NearbyInspector *self,
   view = g_new0 (DeviceView, 1);
   view->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (view->group, address);
+  /* Whether a beacon takes a connection is only known by trying: the dialog says so if not. */
+  configure = gtk_button_new_with_mnemonic (_("_Configure Beacon…"));
+  gtk_widget_set_valign (configure, GTK_ALIGN_CENTER);
+  g_object_set_data_full (G_OBJECT (configure), "nearby-address", g_strdup (address), g_free);
+  g_signal_connect (configure, "clicked", G_CALLBACK (on_configure_clicked), self);
+  adw_preferences_group_set_header_suffix (view->group, configure);
   gtk_box_append (self->devices_box, GTK_WIDGET (view->group));
   g_hash_table_insert (self->devices, g_strdup (address), view);
   return view;

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Configure Beacon… in a beacon's Details (developer mode): the dialog reads the beacon of the
+mock bluetoothd, the person changes its URL and presses Write, the dialog says what changed, and
+the list shows the new page once the beacon broadcasts it."""
+
+import http.server
+import threading
+
+import dbus
+import pyatspi
+from nearbyui import NearbyTestCase, main, wait_for
+
+PAGES = {'/a': 'Old Kiosk', '/b': 'New Kiosk'}
+
+
+class PageHandler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        title = PAGES.get(self.path)
+        if title is None:
+            self.send_response(404)
+            self.end_headers()
+            return
+        data = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>'
+                '</head><body></body></html>').encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/html; charset=utf-8')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+class ConfigureBeaconTest(NearbyTestCase):
+    app_args = ['--developer']
+
+    def setUp(self):
+        super().setUp()
+        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), PageHandler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.addCleanup(self.server.shutdown)
+        self.host = f'127.0.0.1:{self.server.server_address[1]}'
+
+    def frames_named(self, name):
+        return [node for node in self.find_all(self.app, role=pyatspi.ROLE_FRAME)
+                if node.name == name]
+
+    def test_change_the_url_of_a_beacon(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        # Slot 0 as written over GATT: frame type 0x10, scheme 0x02 (http://), the rest.
+        path = bluez.AddConfigurableBeacon('hci0', 'C0:FF:EE:00:00:01', {
+            'slot0': dbus.ByteArray(bytes([0x10, 0x02]) + f'{self.host}/a'.encode())})
+        self.start_app()
+
+        row = 'More about Old Kiosk'
+        self.wait_find(self.window, name=row, role=pyatspi.ROLE_PUSH_BUTTON,
+                       what='the beacon’s row with its page title')
+        self.focus_row_button(row)
+        self.press_control_i()
+        details = wait_for(lambda: next(iter(self.frames_named('Details')), None),
+                           what='the Details window')
+        self.click(self.wait_find(details, name='Configure Beacon…',
+                                  role=pyatspi.ROLE_PUSH_BUTTON, what='Configure Beacon…'))
+        dialog = wait_for(lambda: next(iter(self.frames_named('Configure Beacon')), None),
+                          what='the Configure Beacon dialog')
+
+        # Read when shown: the current URL, and nothing written.
+        self.wait_find(dialog, contains='Nothing is written until you press Write',
+                       what='the configuration read from the beacon')
+        self.assertTrue(any(text == f'http://{self.host}/a' or f'\nhttp://{self.host}/a\n' in text
+                            for text in self.texts(dialog)), self.texts(dialog))
+
+        entry = self.wait_find(dialog, role=pyatspi.ROLE_TEXT, what='the URL field')
+        entry.queryEditableText().setTextContents(f'http://{self.host}/b')
+        self.wait_find(dialog, contains='of 20 bytes', what='the encoded frame and its size')
+        self.screenshot('configure-beacon')
+        self.assertEqual(bytes(bluez.GetBeaconConfig(path)['slot0'])[3:],
+                         f'{self.host}/a'.encode(), 'nothing written before Write')
+
+        self.click(self.find(dialog, name='Write', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_find(dialog, contains=f'URL http://{self.host}/a → http://{self.host}/b',
+                       what='what changed, as read back')
+        self.assertEqual(bytes(bluez.GetBeaconConfig(path)['slot0'])[3:],
+                         f'{self.host}/b'.encode())
+
+        # The beacon broadcasts its new URL once let go: the list shows the new page.
+        self.wait_find(self.window, name='More about New Kiosk', role=pyatspi.ROLE_PUSH_BUTTON,
+                       what='the new page in the list')
+
+    def test_locked_beacon_and_a_wrong_key(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        bluez.AddConfigurableBeacon('hci0', 'C0:FF:EE:00:00:01', {
+            'locked': True, 'key': dbus.ByteArray(bytes(range(16))),
+            'slot0': dbus.ByteArray(bytes([0x10, 0x02]) + f'{self.host}/a'.encode())})
+        self.start_app()
+
+        row = 'More about Old Kiosk'
+        self.wait_find(self.window, name=row, role=pyatspi.ROLE_PUSH_BUTTON,
+                       what='the beacon’s row with its page title')
+        self.focus_row_button(row)
+        self.press_control_i()
+        details = wait_for(lambda: next(iter(self.frames_named('Details')), None),
+                           what='the Details window')
+        self.click(self.wait_find(details, name='Configure Beacon…',
+                                  role=pyatspi.ROLE_PUSH_BUTTON, what='Configure Beacon…'))
+        dialog = wait_for(lambda: next(iter(self.frames_named('Configure Beacon')), None),
+                          what='the Configure Beacon dialog')
+        self.wait_find(dialog, contains='The beacon is locked: enter its lock key',
+                       what='the request for the lock key')
+
+        # The URL field comes first, the lock key's last.
+        key = wait_for(lambda: self.find_all(dialog, role=pyatspi.ROLE_TEXT)[1:][-1:],
+                       what='the lock key field')[0]
+        key.queryEditableText().setTextContents('ff' * 16)
+        self.click(self.find(dialog, name='Read Again', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_find(dialog, contains='The beacon refused the lock key',
+                       what='the wrong key said as a sentence')
+
+        key.queryEditableText().setTextContents(bytes(range(16)).hex())
+        self.click(self.find(dialog, name='Read Again', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_find(dialog, contains='Nothing is written until you press Write',
+                       what='the configuration read with the right key')
+
+
+if __name__ == '__main__':
+    main()
