@@ -824,6 +824,7 @@ class EddystoneConfig:
             'slot0': dbus.ByteArray(self.frame(self.slots[0])),
             'interval0': dbus.UInt16(self.slots[0]['interval']),
             'radio-tx0': dbus.Int16(self.slots[0]['radio_tx']),
+            'remain-connectable': dbus.Byte(self.remain_connectable),
             'slots': dbus.Array([dbus.ByteArray(self.frame(slot)) for slot in self.slots],
                                 signature='ay'),
         }
@@ -1189,6 +1190,6 @@ def DropLink(self, path):
 @dbus.service.method(MOCK_IFACE, in_signature='o', out_signature='a{sv}')
 def GetBeaconConfig(self, path):
     '''What the beacon at PATH holds now. Eddystone: key, lock-state, slot0 (what slot 0
-    broadcasts), interval0, radio-tx0, slots. UriBeacon: key, locked, uri, flags, levels, mode,
+    broadcasts), interval0, radio-tx0, remain-connectable, slots. UriBeacon: key, locked, uri, flags, levels, mode,
     period.'''
     return dbus.Dictionary(mockobject.objects[path].nearby_config.state(), signature='sv')

@@ -229,6 +229,7 @@ test_eddystone_slots (Fixture       *f,
   g_autoptr(NearbyConfigureResult) result = NULL;
   g_autoptr(NearbyConfigureResult) slot_one = NULL;
   g_autoptr(GError) error = NULL;
+  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
 
   add_beacon (f, "eddystone", FALSE);
   changes.slot = 1;
@@ -242,8 +243,10 @@ test_eddystone_slots (Fixture       *f,
   g_assert_cmpuint (result->after->frame.namespace_id[0], ==, 0xa0);
   g_assert_cmpuint (result->after->frame.instance_id[5], ==, 0xaf);
 
-  /* Slot 0 keeps its URL. */
-  g_assert_cmpint (result->before->frame.kind, ==, NEARBY_FRAME_KIND_URL);
+  /* "Before" is slot 1's, which was empty; slot 0 keeps its URL. */
+  g_assert_cmpuint (result->before->active_slot, ==, 1);
+  g_assert_cmpint (result->before->frame.kind, ==, NEARBY_FRAME_KIND_NONE);
+  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
 
   /* The capabilities say three slots: slot 3 is refused before anything is written. */
   changes.slot = 3;
@@ -251,6 +254,52 @@ test_eddystone_slots (Fixture       *f,
   g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE);
   assert_contains (error->message, "3 slots (0 to 2)");
   g_assert_false (device_connected (f));
+}
+
+/* The characteristics the other tests leave alone: telemetry, an empty slot, the advertised
+ * power, remaining connectable. */
+static void
+test_eddystone_other_settings (Fixture       *f,
+                               gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) tlm = NULL;
+  g_autoptr(NearbyConfigureResult) cleared = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) connectable = NULL;
+  g_autoptr(GVariant) slots = NULL;
+  g_autoptr(GVariant) slot0 = NULL;
+  g_autoptr(GVariant) slot2 = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  changes.slot = 2;
+  changes.set_tlm = TRUE;
+  changes.set_remain_connectable = TRUE;
+  changes.remain_connectable = TRUE;
+  tlm = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (tlm->before->frame.kind, ==, NEARBY_FRAME_KIND_NONE);
+  g_assert_cmpint (tlm->after->frame.kind, ==, NEARBY_FRAME_KIND_TLM);
+  g_assert_cmpuint (tlm->after->frame.battery_mv, ==, 3000);
+  connectable = beacon_state (f, "remain-connectable");
+  g_assert_cmpuint (g_variant_get_byte (connectable), ==, 1);
+
+  /* Slot 0: its advertised power changes what it broadcasts; then it is emptied. */
+  changes = (NearbyBeaconChanges) NEARBY_BEACON_CHANGES_INIT;
+  changes.slot = 0;
+  changes.set_advertised_tx_power = TRUE;
+  changes.advertised_tx_power = -21;
+  changes.clear_slot = TRUE;
+  cleared = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cleared->before->frame.kind, ==, NEARBY_FRAME_KIND_URL);
+  g_assert_cmpint (cleared->after->advertised_tx_power, ==, -21);
+  g_assert_cmpint (cleared->after->frame.kind, ==, NEARBY_FRAME_KIND_NONE);
+  slots = beacon_state (f, "slots");
+  slot0 = g_variant_get_child_value (slots, 0);
+  slot2 = g_variant_get_child_value (slots, 2);
+  g_assert_cmpuint (g_variant_n_children (slot0), ==, 0);
+  g_assert_cmpuint (g_variant_n_children (slot2), ==, 14);
 }
 
 static void
@@ -368,6 +417,7 @@ test_uribeacon (Fixture       *f,
   g_autoptr(NearbyConfigureResult) locked = NULL;
   g_autoptr(NearbyConfigureResult) wrong = NULL;
   g_autoptr(NearbyConfigureResult) uid = NULL;
+  g_autoptr(NearbyConfigureResult) levels = NULL;
   g_autoptr(NearbyConfigureResult) reset = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) mode = NULL;
@@ -427,12 +477,35 @@ test_uribeacon (Fixture       *f,
   assert_contains (error->message, "only a URL");
   g_clear_error (&error);
 
+  /* The flags and the four power levels, and a power chosen among the new levels. */
   changes.set_uid = FALSE;
+  changes.set_flags = TRUE;
+  changes.flags = 0x01;
+  changes.set_tx_levels = TRUE;
+  changes.tx_levels[0] = -40;
+  changes.tx_levels[1] = -30;
+  changes.tx_levels[2] = -20;
+  changes.tx_levels[3] = -10;
+  changes.set_tx_power = TRUE;
+  changes.tx_power = -25;
+  levels = run (URIBEACON_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (levels->after->flags, ==, 0x01);
+  g_assert_true (levels->after->frame.invisible);
+  g_assert_cmpint (levels->after->tx_levels[0], ==, -40);
+  g_assert_cmpint (levels->after->tx_levels[3], ==, -10);
+  g_assert_cmpuint (levels->after->tx_power_mode, ==, 2);
+  g_assert_cmpint (levels->after->tx_power, ==, -20);
+
+  changes = (NearbyBeaconChanges) NEARBY_BEACON_CHANGES_INIT;
+  changes.has_key = TRUE;
+  memcpy (changes.key, test_key, 16);
   changes.reset = TRUE;
   reset = run (URIBEACON_ADDRESS, &changes, 5000, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (reset->after->frame.url, ==, "https://example.com");
   g_assert_cmpuint (reset->after->interval_ms, ==, 1000);
+  g_assert_cmpuint (reset->after->flags, ==, 0);
   g_assert_false (reset->after->locked);
 }
 
@@ -616,6 +689,7 @@ main (int   argc,
   ADD ("/configurator/eddystone/read", test_eddystone_read);
   ADD ("/configurator/eddystone/write", test_eddystone_write);
   ADD ("/configurator/eddystone/slots", test_eddystone_slots);
+  ADD ("/configurator/eddystone/other-settings", test_eddystone_other_settings);
   ADD ("/configurator/eddystone/locked", test_eddystone_locked);
   ADD ("/configurator/eddystone/factory-reset", test_eddystone_factory_reset);
   ADD ("/configurator/uribeacon", test_uribeacon);

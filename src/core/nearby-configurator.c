@@ -123,8 +123,11 @@ gboolean
 nearby_beacon_changes_write (const NearbyBeaconChanges *changes)
 {
   return changes != NULL
-         && (changes->url != NULL || changes->set_uid || changes->set_tx_power
-             || changes->set_interval || changes->set_new_key || changes->reset);
+         && (changes->url != NULL || changes->set_uid || changes->set_tlm
+             || changes->clear_slot || changes->set_tx_power || changes->set_interval
+             || changes->set_advertised_tx_power || changes->set_remain_connectable
+             || changes->set_flags || changes->set_tx_levels || changes->set_new_key
+             || changes->reset);
 }
 
 gboolean
@@ -877,19 +880,6 @@ eddystone_write (Operation                *op,
   if (changes->reset && !write_byte (op, EDDYSTONE_FACTORY_RESET, 0x0b, error))
     return FALSE;
 
-  if (changes->slot >= 0)
-    {
-      if (changes->slot >= before->max_slots)
-        {
-          g_set_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
-                       _("The beacon has %u slots (0 to %u): slot %d does not exist"),
-                       before->max_slots, before->max_slots - 1, changes->slot);
-          return FALSE;
-        }
-      if (!write_byte (op, EDDYSTONE_ACTIVE_SLOT, (guint8) changes->slot, error))
-        return FALSE;
-    }
-
   if (changes->url != NULL)
     {
       guint8 frame[NEARBY_FRAME_URL_SERVICE_DATA_MAX];
@@ -925,6 +915,25 @@ eddystone_write (Operation                *op,
       if (!write_characteristic (op, EDDYSTONE_SLOT_DATA, frame, sizeof frame, error))
         return FALSE;
     }
+  else if (changes->set_tlm)
+    {
+      if (!(before->frame_types & 0x04))
+        {
+          g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
+                               NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
+                               _("The beacon cannot broadcast telemetry (its capabilities do "
+                                 "not list Eddystone-TLM)"));
+          return FALSE;
+        }
+      if (!write_byte (op, EDDYSTONE_SLOT_DATA, 0x20, error))
+        return FALSE;
+    }
+  else if (changes->clear_slot)
+    {
+      /* A single 0x00 rather than nothing: some stacks cannot write an empty value. */
+      if (!write_byte (op, EDDYSTONE_SLOT_DATA, 0x00, error))
+        return FALSE;
+    }
 
   if (changes->set_tx_power)
     {
@@ -939,6 +948,20 @@ eddystone_write (Operation                *op,
         return FALSE;
     }
 
+  if (changes->set_advertised_tx_power)
+    {
+      if (changes->advertised_tx_power < G_MININT8 || changes->advertised_tx_power > G_MAXINT8)
+        {
+          g_set_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
+                       _("%d dBm is outside what a beacon can be set to (-128 to 127)"),
+                       changes->advertised_tx_power);
+          return FALSE;
+        }
+      if (!write_byte (op, EDDYSTONE_ADVERTISED_TX, (guint8) (gint8) changes->advertised_tx_power,
+                       error))
+        return FALSE;
+    }
+
   if (changes->set_interval)
     {
       guint8 interval[2] = { MIN (changes->interval_ms, G_MAXUINT16) >> 8,
@@ -947,6 +970,11 @@ eddystone_write (Operation                *op,
       if (!write_characteristic (op, EDDYSTONE_INTERVAL, interval, 2, error))
         return FALSE;
     }
+
+  if (changes->set_remain_connectable
+      && !write_byte (op, EDDYSTONE_REMAIN_CONNECTABLE, changes->remain_connectable ? 1 : 0,
+                      error))
+    return FALSE;
 
   return TRUE;
 }
@@ -1027,18 +1055,40 @@ uribeacon_write (Operation                *op,
 {
   const NearbyBeaconChanges *changes = &op->changes;
 
-  if (changes->set_uid || changes->slot > 0)
+  if (changes->set_uid || changes->set_tlm || changes->clear_slot
+      || changes->set_advertised_tx_power || changes->set_remain_connectable)
     {
       g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
                            NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
                            changes->set_uid
                            ? _("A UriBeacon broadcasts only a URL: it has no UID to set")
-                           : _("A UriBeacon has one slot only: leave out the slot"));
+                           : _("A UriBeacon has no such setting: it is one of the Eddystone "
+                               "configuration service’s"));
+      return FALSE;
+    }
+  if (changes->slot > 0)
+    {
+      g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
+                           NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
+                           _("A UriBeacon has one slot only: leave out the slot"));
       return FALSE;
     }
 
   if (changes->reset && !write_byte (op, URIBEACON_RESET, 0x01, error))
     return FALSE;
+
+  if (changes->set_flags && !write_byte (op, URIBEACON_FLAGS, changes->flags, error))
+    return FALSE;
+
+  if (changes->set_tx_levels)
+    {
+      guint8 levels[4];
+
+      for (guint i = 0; i < 4; i++)
+        levels[i] = (guint8) (gint8) CLAMP (changes->tx_levels[i], G_MININT8, G_MAXINT8);
+      if (!write_characteristic (op, URIBEACON_TX_LEVELS, levels, sizeof levels, error))
+        return FALSE;
+    }
 
   if (changes->url != NULL)
     {
@@ -1055,8 +1105,10 @@ uribeacon_write (Operation                *op,
       /* The lowest of the four levels that reaches the power asked for, else the highest. */
       guint mode = 0;
 
+      const int *levels = changes->set_tx_levels ? changes->tx_levels : before->tx_levels;
+
       for (mode = 0; mode < 3; mode++)
-        if (before->tx_levels[mode] >= changes->tx_power)
+        if (levels[mode] >= changes->tx_power)
           break;
       if (!write_byte (op, URIBEACON_TX_MODE, (guint8) mode, error))
         return FALSE;
@@ -1094,6 +1146,21 @@ configure (Operation              *op,
       if (before->locked && op->changes.has_key)
         {
           if (!eddystone_unlock (op, before, error) || !eddystone_read (op, before, error))
+            return FALSE;
+        }
+      /* Choosing the slot is not a change: "before" is then that slot's configuration. */
+      if (op->changes.slot >= 0 && before->readable && op->changes.slot != before->active_slot)
+        {
+          if (op->changes.slot >= before->max_slots)
+            {
+              g_set_error (error, NEARBY_CONFIGURATOR_ERROR,
+                           NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
+                           _("The beacon has %u slots (0 to %u): slot %d does not exist"),
+                           before->max_slots, before->max_slots - 1, op->changes.slot);
+              return FALSE;
+            }
+          if (!write_byte (op, EDDYSTONE_ACTIVE_SLOT, (guint8) op->changes.slot, error)
+              || !eddystone_read (op, before, error))
             return FALSE;
         }
     }

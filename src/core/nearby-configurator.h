@@ -84,6 +84,16 @@ typedef struct {
   const char  *url;
   gboolean     set_uid;
   guint8       uid[16];                  /* namespace (10 bytes) then instance (6) */
+  gboolean     set_tlm;                  /* Eddystone: the slot broadcasts telemetry */
+  gboolean     clear_slot;               /* Eddystone: the slot broadcasts nothing */
+  gboolean     set_advertised_tx_power;  /* Eddystone: the power written into the frames */
+  int          advertised_tx_power;
+  gboolean     set_remain_connectable;   /* Eddystone */
+  gboolean     remain_connectable;
+  gboolean     set_flags;                /* UriBeacon: the flags byte */
+  guint8       flags;
+  gboolean     set_tx_levels;            /* UriBeacon: the advertised power of each mode */
+  int          tx_levels[4];
   gboolean     set_tx_power;
   int          tx_power;
   gboolean     set_interval;
