@@ -169,6 +169,45 @@ bluez_mock_count_calls (BluezMock  *mock,
   return g_variant_n_children (calls);
 }
 
+/* How many times bluetoothd's object at @path (a device) was asked to run @method. */
+guint
+bluez_mock_count_object_calls (BluezMock  *mock,
+                               const char *path,
+                               const char *method)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (mock, path, BLUEZ_MOCK_DBUSMOCK_IFACE,
+                                               "GetMethodCalls", g_variant_new ("(s)", method),
+                                               "(a(tav))");
+  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
+
+  return g_variant_n_children (calls);
+}
+
+char *
+bluez_mock_add_configurable_beacon (BluezMock    *mock,
+                                    const char   *address,
+                                    const char   *service,
+                                    gboolean      locked,
+                                    const guint8  key[16])
+{
+  g_autoptr(GVariant) reply = NULL;
+  GVariantBuilder options;
+  char *path = NULL;
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&options, "{sv}", "service", g_variant_new_string (service));
+  g_variant_builder_add (&options, "{sv}", "locked", g_variant_new_boolean (locked));
+  g_variant_builder_add (&options, "{sv}", "key",
+                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, key, 16, 1));
+  reply = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "AddConfigurableBeacon",
+                           g_variant_new ("(ss@a{sv})", "hci0", address,
+                                          g_variant_builder_end (&options)),
+                           "(o)");
+  g_variant_get (reply, "(o)", &path);
+
+  return path;
+}
+
 static void
 on_flood_finished (GDBusConnection *connection,
                    const char      *sender,

@@ -47,6 +47,16 @@ void      bluez_mock_add_adapter  (BluezMock  *mock,
 guint     bluez_mock_count_calls  (BluezMock  *mock,
                                    const char *adapter,
                                    const char *method);
+guint     bluez_mock_count_object_calls (BluezMock  *mock,
+                                         const char *path,
+                                         const char *method);
+/* Adds a connectable beacon on hci0 with the configuration service @service ("eddystone" or
+ * "uribeacon"), locking with @key when @locked. Returns its object path. */
+char     *bluez_mock_add_configurable_beacon (BluezMock    *mock,
+                                              const char   *address,
+                                              const char   *service,
+                                              gboolean      locked,
+                                              const guint8  key[16]);
 /* Has the mock change the RSSI of every device on hci0 @rate_hz times a second for @duration_ms
  * (its FloodRssi), and returns when it has sent the last change: how many PropertiesChanged
  * signals it sent. */

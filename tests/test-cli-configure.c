@@ -22,24 +22,11 @@ fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
   static const guint8 key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-  const char *service = data;
-  g_autoptr(GVariant) reply = NULL;
-  GVariantBuilder options;
 
   bluez_mock_set_up (&f->mock);
   bluez_mock_start (&f->mock);
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
-
-  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&options, "{sv}", "service", g_variant_new_string (service));
-  g_variant_builder_add (&options, "{sv}", "locked", g_variant_new_boolean (TRUE));
-  g_variant_builder_add (&options, "{sv}", "key",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, key, 16, 1));
-  reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "AddConfigurableBeacon",
-                           g_variant_new ("(ss@a{sv})", "hci0", "C0:FF:EE:00:00:01",
-                                          g_variant_builder_end (&options)),
-                           "(o)");
-  g_variant_get (reply, "(o)", &f->path);
+  f->path = bluez_mock_add_configurable_beacon (&f->mock, "C0:FF:EE:00:00:01", data, TRUE, key);
 }
 
 static void
@@ -61,12 +48,7 @@ assert_contains (const char *haystack,
 static guint
 count_connects (Fixture *f)
 {
-  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, f->path, BLUEZ_MOCK_DBUSMOCK_IFACE,
-                                               "GetMethodCalls", g_variant_new ("(s)", "Connect"),
-                                               "(a(tav))");
-  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
-
-  return g_variant_n_children (calls);
+  return bluez_mock_count_object_calls (&f->mock, f->path, "Connect");
 }
 
 static void

@@ -19,6 +19,8 @@ typedef struct {
 } Fixture;
 
 static const guint8 test_key[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+/* What slot 0 of the mock's Eddystone beacon broadcasts as it comes: https://example.com */
+static const guint8 factory_slot0[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
 
 static void
 fixture_set_up (Fixture       *f,
@@ -42,21 +44,10 @@ add_beacon (Fixture    *f,
             const char *service,
             gboolean    locked)
 {
-  g_autoptr(GVariant) reply = NULL;
-  GVariantBuilder options;
-
-  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&options, "{sv}", "service", g_variant_new_string (service));
-  g_variant_builder_add (&options, "{sv}", "locked", g_variant_new_boolean (locked));
-  g_variant_builder_add (&options, "{sv}", "key",
-                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, test_key, 16, 1));
-  reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "AddConfigurableBeacon",
-                           g_variant_new ("(ss@a{sv})", "hci0",
-                                          g_str_equal (service, "uribeacon") ? URIBEACON_ADDRESS
-                                                                             : EDDYSTONE_ADDRESS,
-                                          g_variant_builder_end (&options)),
-                           "(o)");
-  g_variant_get (reply, "(o)", &f->path);
+  f->path = bluez_mock_add_configurable_beacon (&f->mock,
+                                                g_str_equal (service, "uribeacon")
+                                                ? URIBEACON_ADDRESS : EDDYSTONE_ADDRESS,
+                                                service, locked, test_key);
 }
 
 /* What the beacon holds, as the mock tells it. */
@@ -107,12 +98,7 @@ static guint
 count_device_calls (Fixture    *f,
                     const char *method)
 {
-  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, f->path, BLUEZ_MOCK_DBUSMOCK_IFACE,
-                                               "GetMethodCalls", g_variant_new ("(s)", method),
-                                               "(a(tav))");
-  g_autoptr(GVariant) calls = g_variant_get_child_value (reply, 0);
-
-  return g_variant_n_children (calls);
+  return bluez_mock_count_object_calls (&f->mock, f->path, method);
 }
 
 static gboolean
@@ -229,7 +215,6 @@ test_eddystone_slots (Fixture       *f,
   g_autoptr(NearbyConfigureResult) result = NULL;
   g_autoptr(NearbyConfigureResult) slot_one = NULL;
   g_autoptr(GError) error = NULL;
-  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
 
   add_beacon (f, "eddystone", FALSE);
   changes.slot = 1;
@@ -246,7 +231,7 @@ test_eddystone_slots (Fixture       *f,
   /* "Before" is slot 1's, which was empty; slot 0 keeps its URL. */
   g_assert_cmpuint (result->before->active_slot, ==, 1);
   g_assert_cmpint (result->before->frame.kind, ==, NEARBY_FRAME_KIND_NONE);
-  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
+  g_assert_true (state_bytes_equal (f, "slot0", factory_slot0, sizeof factory_slot0));
 
   /* The capabilities say three slots: slot 3 is refused before anything is written. */
   changes.slot = 3;
@@ -315,7 +300,6 @@ test_eddystone_locked (Fixture       *f,
   g_autoptr(GError) error = NULL;
   static const guint8 new_key[16] = { 0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
                                       0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00 };
-  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
 
   add_beacon (f, "eddystone", TRUE);
 
@@ -340,7 +324,7 @@ test_eddystone_locked (Fixture       *f,
   g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_WRONG_KEY);
   assert_contains (error->message, "refused the lock key");
   g_clear_error (&error);
-  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
+  g_assert_true (state_bytes_equal (f, "slot0", factory_slot0, sizeof factory_slot0));
 
   /* The right key, and a new one to lock with once written. */
   memcpy (changes.key, test_key, 16);
@@ -561,23 +545,38 @@ test_connect_fails (Fixture       *f,
   assert_contains (error->message, "did not accept a connection");
 }
 
+/* Writes a URL to a beacon whose slot data has @fault: the write must fail with @code, and the
+ * beacon must still broadcast what it did. */
+static GError *
+write_url_with_fault (Fixture    *f,
+                      const char *fault,
+                      guint       operation_ms,
+                      int         code)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  GError *error = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  set_fault (f, 0x0a, fault);
+  changes.url = "https://gnome.org";
+  result = run (EDDYSTONE_ADDRESS, &changes, operation_ms, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, code);
+  g_assert_null (result);
+  assert_contains (error->message, "not done");
+  g_assert_true (state_bytes_equal (f, "slot0", factory_slot0, sizeof factory_slot0));
+
+  return error;
+}
+
 static void
 test_characteristic_hangs (Fixture       *f,
                            gconstpointer  data)
 {
-  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
-  g_autoptr(NearbyConfigureResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
+  g_autoptr(GError) error = write_url_with_fault (f, "hang-write", 1000,
+                                                  NEARBY_CONFIGURATOR_ERROR_TIMED_OUT);
 
-  add_beacon (f, "eddystone", FALSE);
-  set_fault (f, 0x0a, "hang-write");
-  changes.url = "https://gnome.org";
-  result = run (EDDYSTONE_ADDRESS, &changes, 1000, &error);
-  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_TIMED_OUT);
   assert_contains (error->message, "did not confirm writing the slot data");
-  assert_contains (error->message, "not done");
-  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
   /* Let go all the same. */
   g_assert_cmpuint (count_device_calls (f, "Disconnect"), ==, 1);
 }
@@ -586,20 +585,10 @@ static void
 test_disconnect_mid_write (Fixture       *f,
                            gconstpointer  data)
 {
-  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
-  g_autoptr(NearbyConfigureResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  static const guint8 factory[] = { 0x10, 0x00, 0x03, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 0x07 };
+  g_autoptr(GError) error = write_url_with_fault (f, "disconnect", 5000,
+                                                  NEARBY_CONFIGURATOR_ERROR_DISCONNECTED);
 
-  add_beacon (f, "eddystone", FALSE);
-  set_fault (f, 0x0a, "disconnect");
-  changes.url = "https://gnome.org";
-  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
-  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_DISCONNECTED);
   assert_contains (error->message, "disconnected before it confirmed writing the slot data");
-  assert_contains (error->message, "not done");
-  g_assert_null (result);
-  g_assert_true (state_bytes_equal (f, "slot0", factory, sizeof factory));
 }
 
 static void

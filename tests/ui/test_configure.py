@@ -46,12 +46,14 @@ class ConfigureBeaconTest(NearbyTestCase):
         return [node for node in self.find_all(self.app, role=pyatspi.ROLE_FRAME)
                 if node.name == name]
 
-    def test_change_the_url_of_a_beacon(self):
+    def open_configure_dialog(self, **options):
+        """A configurable beacon broadcasting /a, its row, its Details, and Configure Beacon….
+        Returns the mock bluetoothd, the beacon's path and the dialog."""
         bluez = self.start_bluez()
         bluez.AddAdapter('hci0', True)
         # Slot 0 as written over GATT: frame type 0x10, scheme 0x02 (http://), the rest.
-        path = bluez.AddConfigurableBeacon('hci0', 'C0:FF:EE:00:00:01', {
-            'slot0': dbus.ByteArray(bytes([0x10, 0x02]) + f'{self.host}/a'.encode())})
+        options['slot0'] = dbus.ByteArray(bytes([0x10, 0x02]) + f'{self.host}/a'.encode())
+        path = bluez.AddConfigurableBeacon('hci0', 'C0:FF:EE:00:00:01', options)
         self.start_app()
 
         row = 'More about Old Kiosk'
@@ -65,6 +67,10 @@ class ConfigureBeaconTest(NearbyTestCase):
                                   role=pyatspi.ROLE_PUSH_BUTTON, what='Configure Beacon…'))
         dialog = wait_for(lambda: next(iter(self.frames_named('Configure Beacon')), None),
                           what='the Configure Beacon dialog')
+        return bluez, path, dialog
+
+    def test_change_the_url_of_a_beacon(self):
+        bluez, path, dialog = self.open_configure_dialog()
 
         # Read when shown: the current URL, and nothing written.
         self.wait_find(dialog, contains='Nothing is written until you press Write',
@@ -90,24 +96,8 @@ class ConfigureBeaconTest(NearbyTestCase):
                        what='the new page in the list')
 
     def test_locked_beacon_and_a_wrong_key(self):
-        bluez = self.start_bluez()
-        bluez.AddAdapter('hci0', True)
-        bluez.AddConfigurableBeacon('hci0', 'C0:FF:EE:00:00:01', {
-            'locked': True, 'key': dbus.ByteArray(bytes(range(16))),
-            'slot0': dbus.ByteArray(bytes([0x10, 0x02]) + f'{self.host}/a'.encode())})
-        self.start_app()
-
-        row = 'More about Old Kiosk'
-        self.wait_find(self.window, name=row, role=pyatspi.ROLE_PUSH_BUTTON,
-                       what='the beacon’s row with its page title')
-        self.focus_row_button(row)
-        self.press_control_i()
-        details = wait_for(lambda: next(iter(self.frames_named('Details')), None),
-                           what='the Details window')
-        self.click(self.wait_find(details, name='Configure Beacon…',
-                                  role=pyatspi.ROLE_PUSH_BUTTON, what='Configure Beacon…'))
-        dialog = wait_for(lambda: next(iter(self.frames_named('Configure Beacon')), None),
-                          what='the Configure Beacon dialog')
+        _, _, dialog = self.open_configure_dialog(locked=True,
+                                                  key=dbus.ByteArray(bytes(range(16))))
         self.wait_find(dialog, contains='The beacon is locked: enter its lock key',
                        what='the request for the lock key')
 
