@@ -1038,6 +1038,12 @@ def _characteristic_write(device, number, path):
         if fault in ('hang', 'hang-write'):
             _held(device, path, 'WriteValue', reply, error)
             return
+        if fault and fault.startswith('error '):
+            # Once: the error as bluetoothd would give it, the value not taken.
+            del device.nearby_faults[number]
+            _, name, message = fault.split(' ', 2)
+            error(dbus.exceptions.DBusException(message, name=name))
+            return
         if fault == 'disconnect':
             # The link drops before the beacon takes the value: nothing is written.
             del device.nearby_faults[number]
@@ -1173,7 +1179,8 @@ def SetCharacteristicFault(self, path, number, fault):
     CallHeld(o characteristic, s method) when it holds one), "hang-write" (the same for writes
     only), "disconnect" (the next write drops
     the link before the value is taken: the call fails as bluetoothd fails it, and the device
-    disconnects), or "" for none.'''
+    disconnects), "error NAME MESSAGE" (the next write fails with this D-Bus error, as another
+    bluetoothd version or beacon may answer), or "" for none.'''
     device = mockobject.objects[path]
     if fault:
         device.nearby_faults[int(number)] = str(fault)

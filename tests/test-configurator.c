@@ -591,6 +591,51 @@ test_disconnect_mid_write (Fixture       *f,
   assert_contains (error->message, "disconnected before it confirmed writing the slot data");
 }
 
+/* Each error bluetoothd can answer a write with, 5.66's names and later ones, as a sentence that
+ * says what to do. */
+static void
+test_write_errors (Fixture       *f,
+                   gconstpointer  data)
+{
+  static const struct {
+    const char *fault;
+    int         code;
+    const char *says;
+  } cases[] = {
+    { "error org.bluez.Error.NotPermitted Write not permitted",
+      NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "does not allow writing the advertising interval" },
+    { "error org.bluez.Error.WriteNotPermitted Writing of this value is not allowed",
+      NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "give its lock key" },
+    { "error org.bluez.Error.InvalidArguments Invalid Length",
+      NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE, "outside what it supports" },
+    { "error org.bluez.Error.InvalidValueLength Invalid value length",
+      NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE, "check its capabilities" },
+    { "error org.bluez.Error.NotAuthorized Operation Not Authorized",
+      NEARBY_CONFIGURATOR_ERROR_LOCKED, "locked and refused the advertising interval" },
+    { "error org.bluez.Error.Failed Operation failed with ATT error: 0x80",
+      NEARBY_CONFIGURATOR_ERROR_FAILED, "ATT error: 0x80), so it was not done" },
+  };
+
+  add_beacon (f, "eddystone", FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+      g_autoptr(NearbyConfigureResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GVariant) interval = NULL;
+
+      set_fault (f, 0x03, cases[i].fault);
+      changes.set_interval = TRUE;
+      changes.interval_ms = 2000;
+      result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+      g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, cases[i].code);
+      assert_contains (error->message, cases[i].says);
+      interval = beacon_state (f, "interval0");
+      g_assert_cmpuint (g_variant_get_uint16 (interval), ==, 1000);
+      g_assert_false (device_connected (f));
+    }
+}
+
 static void
 on_call_held (GDBusConnection *connection,
               const char      *sender,
@@ -687,6 +732,7 @@ main (int   argc,
   ADD ("/configurator/connect-fails", test_connect_fails);
   ADD ("/configurator/characteristic-hangs", test_characteristic_hangs);
   ADD ("/configurator/disconnect-mid-write", test_disconnect_mid_write);
+  ADD ("/configurator/write-errors", test_write_errors);
   ADD ("/configurator/bluetoothd-stops-mid-write", test_bluetoothd_stops_mid_write);
   ADD ("/configurator/one-at-a-time", test_one_at_a_time);
 
