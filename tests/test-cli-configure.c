@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <signal.h>
 #include <string.h>
 
 #include "bluez-mock-harness.h"
@@ -137,6 +138,51 @@ test_json (Fixture       *f,
 }
 
 static void
+on_call_held (GDBusConnection *connection,
+              const char      *sender,
+              const char      *path,
+              const char      *interface,
+              const char      *signal,
+              GVariant        *parameters,
+              gpointer         data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* Ctrl-C while the beacon has not answered a write: said as not done, and the beacon let go. */
+static void
+test_interrupted (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  gboolean held = FALSE;
+  guint subscription;
+
+  bluez_mock_control (&f->mock, "SetCharacteristicFault",
+                      g_variant_new ("(oys)", f->path, 0x0a, "hang-write"));
+  subscription = g_dbus_connection_signal_subscribe (f->mock.bus, "org.bluez", BLUEZ_MOCK_IFACE,
+                                                     "CallHeld", "/", NULL,
+                                                     G_DBUS_SIGNAL_FLAGS_NONE, on_call_held,
+                                                     &held, NULL);
+  process = nearby_test_spawn_nearby (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                                      "configure", "C0:FF:EE:00:00:01", "--unlock", KEY,
+                                      "--url", "https://gnome.org", NULL);
+  g_assert_no_error (error);
+  WAIT_UNTIL (held);
+  g_subprocess_send_signal (process, SIGINT);
+
+  g_assert_cmpint (nearby_test_finish_nearby (process, NULL, &out, &err), ==, 1);
+  assert_contains (err, "nearby configure: Interrupted: what the beacon had not confirmed was "
+                        "not done");
+  g_assert_cmpuint (bluez_mock_count_object_calls (&f->mock, f->path, "Disconnect"), ==, 1);
+  g_dbus_connection_signal_unsubscribe (f->mock.bus, subscription);
+}
+
+static void
 test_usage (Fixture       *f,
             gconstpointer  data)
 {
@@ -172,6 +218,7 @@ main (int   argc,
   ADD ("/cli/configure/wrong-key", "eddystone", test_wrong_key);
   ADD ("/cli/configure/too-long", "eddystone", test_too_long);
   ADD ("/cli/configure/json", "uribeacon", test_json);
+  ADD ("/cli/configure/interrupted", "eddystone", test_interrupted);
   ADD ("/cli/configure/usage", "eddystone", test_usage);
 
 #undef ADD

@@ -12,12 +12,14 @@
 #include <string.h>
 
 #include "nearby-cli.h"
+#include "nearby-cli-bluetooth.h"
 #include "nearby-configurator.h"
 #include "nearby-frame-json.h"
 #include "nearby-hex.h"
 
 typedef struct {
   GMainLoop             *loop;
+  GCancellable          *cancellable;
   NearbyConfigureResult *result;
   GError                *error;
 } ConfigureContext;
@@ -32,6 +34,16 @@ run_cb (GObject      *source,
   context->result = nearby_configurator_run_finish (NEARBY_CONFIGURATOR (source), result,
                                                     &context->error);
   g_main_loop_quit (context->loop);
+}
+
+static void
+stop_requested (gpointer user_data)
+{
+  ConfigureContext *context = user_data;
+
+  /* The configurator still disconnects; a write under way may or may not have reached the
+   * beacon, which the message says. */
+  g_cancellable_cancel (context->cancellable);
 }
 
 /* A 16-byte key as 32 hex digits (separators allowed, as nearby_hex_parse() reads them). */
@@ -325,6 +337,7 @@ nearby_cli_configure (int    argc,
   gboolean json = FALSE;
   NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
   ConfigureContext context = { 0 };
+  NearbyCliStopTriggers stop_triggers = { 0 };
   int exit_code;
   const GOptionEntry entries[] = {
     { "url", 0, 0, G_OPTION_ARG_STRING, &url, N_("Broadcast this URL"), N_("URL") },
@@ -400,9 +413,25 @@ nearby_cli_configure (int    argc,
 
   configurator = nearby_configurator_new (argv[1], adapter);
   context.loop = g_main_loop_new (NULL, FALSE);
-  nearby_configurator_run_async (configurator, &changes, NULL, run_cb, &context);
+  context.cancellable = g_cancellable_new ();
+  nearby_cli_stop_triggers_watch_signals (&stop_triggers, stop_requested, &context);
+  nearby_configurator_run_async (configurator, &changes, context.cancellable, run_cb, &context);
   g_main_loop_run (context.loop);
+  nearby_cli_stop_triggers_clear (&stop_triggers);
   g_main_loop_unref (context.loop);
+  g_clear_object (&context.cancellable);
+
+  if (g_error_matches (context.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&context.error);
+      g_set_error_literal (&context.error, NEARBY_CONFIGURATOR_ERROR,
+                           NEARBY_CONFIGURATOR_ERROR_FAILED,
+                           nearby_beacon_changes_write (&changes)
+                           ? _("Interrupted: what the beacon had not confirmed was not done, "
+                               "and it may hold part of the changes; run the command without "
+                               "changes to see what it holds")
+                           : _("Interrupted before the beacon was read"));
+    }
 
   if (json)
     print_json (argv[1], context.result, context.error);

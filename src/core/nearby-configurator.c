@@ -684,6 +684,7 @@ connect_device (Operation     *op,
   g_autoptr(GError) call_error = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GSource) timeout = NULL;
+  g_autoptr(GSource) cancelled = NULL;
   gboolean timed_out = FALSE;
   gint64 started = g_get_monotonic_time ();
 
@@ -729,10 +730,19 @@ connect_device (Operation     *op,
     g_source_set_callback (timeout, wait_cb, &timed_out, NULL);
     g_source_attach (timeout, context);
   }
+  if (op->cancellable != NULL)
+    {
+      /* Only wakes the loop below, which then sees the cancellation. */
+      cancelled = g_cancellable_source_new (op->cancellable);
+      g_source_set_dummy_callback (cancelled);
+      g_source_attach (cancelled, context);
+    }
   while (!op->services_resolved && op->connected && !timed_out
          && !g_cancellable_is_cancelled (op->cancellable))
     g_main_context_iteration (context, TRUE);
   g_source_destroy (timeout);
+  if (cancelled != NULL)
+    g_source_destroy (cancelled);
 
   if (g_cancellable_set_error_if_cancelled (op->cancellable, error))
     return FALSE;
