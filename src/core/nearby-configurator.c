@@ -343,6 +343,8 @@ find_device (Operation  *op,
       op->device_path = g_strdup (path);
       g_variant_lookup (device, "Connected", "b", &op->connected);
       g_variant_lookup (device, "ServicesResolved", "b", &op->services_resolved);
+      /* Leaving g_variant_iter_loop() early leaves its last value to free. */
+      g_variant_unref (interfaces);
       return TRUE;
     }
 
