@@ -290,6 +290,7 @@ on_url_changed (NearbyConfigureDialog *self)
   NearbyFrame status = { 0 };
   char message[NEARBY_FRAME_MESSAGE_MAX];
   g_autofree char *text = NULL;
+  int tx_power;
 
   if (*url == '\0')
     {
@@ -297,7 +298,10 @@ on_url_changed (NearbyConfigureDialog *self)
       return;
     }
 
-  if (nearby_frame_encode_url (protocol, url, self->config.flags, (gint8) self->config.tx_power,
+  /* The power in the frame is the one the beacon advertises, not its radio's. */
+  tx_power = protocol == NEARBY_PROTOCOL_EDDYSTONE ? self->config.advertised_tx_power
+                                                   : self->config.tx_power;
+  if (nearby_frame_encode_url (protocol, url, self->config.flags, (gint8) tx_power,
                                frame, &len, &status) != NEARBY_FRAME_OK)
     {
       gtk_label_set_label (self->encoded,
