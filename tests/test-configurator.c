@@ -370,6 +370,21 @@ test_eddystone_factory_reset (Fixture       *f,
   assert_contains (error->message, "factory reset");
   g_clear_error (&error);
 
+  /* A new key without the current one is refused before anything is written. */
+  {
+    g_autoptr(NearbyConfigureResult) no_key = NULL;
+    NearbyBeaconChanges lock = NEARBY_BEACON_CHANGES_INIT;
+
+    lock.set_new_key = TRUE;
+    memset (lock.new_key, 0x77, 16);
+    lock.url = "https://example.org";
+    no_key = run (EDDYSTONE_ADDRESS, &lock, 5000, &error);
+    g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_LOCKED);
+    assert_contains (error->message, "give its current lock key too");
+    g_clear_error (&error);
+    g_assert_true (state_bytes_equal (f, "key", test_key, 16));
+  }
+
   /* Locking first makes the unlock possible; the reset keeps the key. */
   {
     g_autoptr(NearbyConfigureResult) locked = NULL;

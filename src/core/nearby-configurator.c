@@ -996,12 +996,10 @@ eddystone_lock (Operation  *op,
                 GError    **error)
 {
   guint8 value[17] = { 0x00 };
-  const guint8 *old_key = op->changes.has_key ? op->changes.key : NULL;
-  static const guint8 zero_key[16] = { 0 };
 
-  /* The new key travels encrypted under the one the beacon holds; a beacon that was never
-   * locked holds the one it was made with, which Nearby can only take to be zeros. */
-  aes128_encrypt_block (old_key != NULL ? old_key : zero_key, op->changes.new_key, value + 1);
+  /* The new key travels encrypted under the one the beacon holds (configure() made sure it was
+   * given). */
+  aes128_encrypt_block (op->changes.key, op->changes.new_key, value + 1);
   return write_characteristic (op, EDDYSTONE_LOCK_STATE, value, sizeof value, error);
 }
 
@@ -1196,6 +1194,16 @@ configure (Operation              *op,
       g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_LOCKED,
                            _("The beacon is locked: give its lock key (32 hex digits) to change "
                              "it"));
+      return FALSE;
+    }
+
+  /* Before anything is written: a new key sent under a key the beacon does not hold would lock
+   * it with a key nobody knows. */
+  if (eddystone && op->changes.set_new_key && !op->changes.has_key)
+    {
+      g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_LOCKED,
+                           _("To lock the beacon with a new key, give its current lock key too: "
+                             "the new key travels encrypted under the current one"));
       return FALSE;
     }
 
