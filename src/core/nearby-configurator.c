@@ -537,17 +537,13 @@ set_gatt_error (Operation  *op,
       return;
     }
 
-  {
-    g_autofree char *remote = g_dbus_error_get_remote_error (call_error);
-
-    g_dbus_error_strip_remote_error (call_error);
-    g_set_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_FAILED,
-                 writing
-                 ? _("The beacon did not take %s (Bluetooth said: %s), so it was not done: "
-                     "try again closer to the beacon")
-                 : _("Reading %s failed (Bluetooth said: %s): try again closer to the beacon"),
-                 what, call_error->message);
-  }
+  g_dbus_error_strip_remote_error (call_error);
+  g_set_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_FAILED,
+               writing
+               ? _("The beacon did not take %s (Bluetooth said: %s), so it was not done: "
+                   "try again closer to the beacon")
+               : _("Reading %s failed (Bluetooth said: %s): try again closer to the beacon"),
+               what, call_error->message);
 }
 
 static gboolean
