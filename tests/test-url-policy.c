@@ -256,6 +256,27 @@ test_display_host_path (void)
     }
 }
 
+/* Under the host of an object not looked up yet: what tells 23 objects on one host apart. */
+static void
+test_display_path (void)
+{
+  static const struct { const char *url; const char *shown; } cases[] = {
+    { "http://127.0.0.1:8080/objects/17?lang=de#top", "/objects/17" },
+    { "http://[::1]:8000/1140", "/1140" },
+    { "https://shop.example/", NULL },
+    { "https://shop.example", NULL },
+    { "https://shop.example/a%20b", "/a%20b" },
+    { "not a url", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = nearby_url_display_path (cases[i].url);
+
+      g_assert_cmpstr (shown, ==, cases[i].shown);
+    }
+}
+
 static void
 test_without_userinfo (void)
 {
@@ -321,6 +342,7 @@ main (int   argc,
   g_test_add_func ("/url-policy/resolve-limits", test_resolve_url_limits);
   g_test_add_func ("/url-policy/display", test_display);
   g_test_add_func ("/url-policy/display-host-path", test_display_host_path);
+  g_test_add_func ("/url-policy/display-path", test_display_path);
   g_test_add_func ("/url-policy/without-userinfo", test_without_userinfo);
   g_test_add_func ("/url-policy/site", test_site);
 

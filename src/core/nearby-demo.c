@@ -27,6 +27,7 @@
 
 typedef struct {
   const char *name;        /* path on the demo server, and resource prefix */
+  const char *host;        /* where such an object's page would be: made up (RFC 2606) */
   const char *address;
   double      x, y;        /* metres along and beside the street */
   int         tx_power;    /* calibrated at 0 m */
@@ -35,11 +36,11 @@ typedef struct {
 } DemoBeacon;
 
 static const DemoBeacon scene[] = {
-  { "bus-stop", "02:4E:42:00:00:01",  4.0, 2.0, -18, 300, TRUE },
-  { "parking",  "02:4E:42:00:00:02", 14.0, 3.0, -22, 400, FALSE },
-  { "cafe",     "02:4E:42:00:00:03", 24.0, 5.0, -20, 350, FALSE },
-  { "museum",   "02:4E:42:00:00:04", 36.0, 8.0, -16, 500, TRUE },
-  { "vending",  "02:4E:42:00:00:05", 46.0, 2.5, -24, 450, FALSE },
+  { "bus-stop", "citybus.example",        "02:4E:42:00:00:01",  4.0, 2.0, -18, 300, TRUE },
+  { "parking",  "parkmarket.example",     "02:4E:42:00:00:02", 14.0, 3.0, -22, 400, FALSE },
+  { "cafe",     "bluebird-cafe.example",  "02:4E:42:00:00:03", 24.0, 5.0, -20, 350, FALSE },
+  { "museum",   "harbour-museum.example", "02:4E:42:00:00:04", 36.0, 8.0, -16, 500, TRUE },
+  { "vending",  "snackco.example",        "02:4E:42:00:00:05", 46.0, 2.5, -24, 450, FALSE },
 };
 
 /* A beacon without a web page, shown only in developer mode: an asset tag. */
@@ -73,9 +74,33 @@ enum {
   N_PROPS
 };
 
+/* The pages are served on this computer, but the objects stand for a street: a row says where
+ * such an object's page would be, not "127.0.0.1" five times over. */
+static char *
+nearby_demo_dup_display_host (NearbySource *source,
+                              const char   *url)
+{
+  NearbyDemo *self = NEARBY_DEMO (source);
+
+  if (self->base_url == NULL || !g_str_has_prefix (url, self->base_url))
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (scene); i++)
+    {
+      const char *rest = url + strlen (self->base_url);
+      gsize len = strlen (scene[i].name);
+
+      if (strncmp (rest, scene[i].name, len) == 0 && (rest[len] == '/' || rest[len] == '\0'))
+        return g_strdup (scene[i].host);
+    }
+
+  return NULL;
+}
+
 static void
 nearby_demo_source_iface_init (NearbySourceInterface *iface)
 {
+  iface->dup_display_host = nearby_demo_dup_display_host;
 }
 
 NearbyDemo *

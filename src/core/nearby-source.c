@@ -164,6 +164,21 @@ nearby_source_emit_sighting (NearbySource         *self,
   g_signal_emit (self, signals[SIGHTING], 0, sighting);
 }
 
+char *
+nearby_source_dup_display_host (NearbySource *self,
+                                const char   *url)
+{
+  NearbySourceInterface *iface;
+
+  g_return_val_if_fail (NEARBY_IS_SOURCE (self), NULL);
+
+  iface = NEARBY_SOURCE_GET_IFACE (self);
+  if (iface->dup_display_host == NULL || url == NULL)
+    return NULL;
+
+  return iface->dup_display_host (self, url);
+}
+
 void
 nearby_source_update_state (NearbySource       *self,
                             NearbySourceState  *state,

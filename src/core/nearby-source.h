@@ -61,12 +61,20 @@ struct _NearbySourceInterface
 
   void (*sighting) (NearbySource         *self,
                     const NearbySighting *sighting);
+
+  /* Optional: see nearby_source_dup_display_host(). */
+  char *(*dup_display_host) (NearbySource *self,
+                             const char   *url);
 };
 
 NearbySourceState nearby_source_get_state         (NearbySource         *self);
 char             *nearby_source_dup_state_message (NearbySource         *self);
 void              nearby_source_emit_sighting     (NearbySource         *self,
                                                    const NearbySighting *sighting);
+/* The host a made-up object of @url stands for (the demo's street), for rows to show instead of
+ * where its page is really served; NULL for every real object. */
+char             *nearby_source_dup_display_host  (NearbySource         *self,
+                                                   const char           *url);
 
 /* For implementations that keep their state in @state and @message (owned by the source): sets
  * them and notifies "state" and "state-message" for what changed, once both hold their new

@@ -508,6 +508,25 @@ nearby_url_display (const char            *url,
   return g_steal_pointer (&path);
 }
 
+/* The path of @url as a row shows it under the host of an object not looked up yet
+ * ("/objects/17"): without query or fragment, which tell objects apart less often than they
+ * carry tracking; NULL for "/" or an empty path, which say nothing. */
+char *
+nearby_url_display_path (const char *url)
+{
+  g_autoptr(GUri) uri = parse_url (url, NULL);
+  const char *path;
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL)
+    return NULL;
+
+  path = g_uri_get_path (uri);
+  if (path == NULL || *path == '\0' || g_str_equal (path, "/"))
+    return NULL;
+
+  return nearby_text_clean (path, -1, DISPLAY_MAX_CHARS);
+}
+
 /* What stands for a page without a title, as browsers name such a tab: its host and path,
  * without scheme, port, query or fragment ("127.0.0.1/kiosk/7"), the host alone for "/". */
 char *

@@ -61,6 +61,7 @@ char *nearby_url_display_host (const char            *url,
 char *nearby_url_display      (const char            *url,
                                NearbyUrlDisplayFlags *flags);
 char *nearby_url_display_host_path (const char       *url);
+char *nearby_url_display_path      (const char       *url);
 char *nearby_url_site              (const char       *url);
 
 G_END_DECLS

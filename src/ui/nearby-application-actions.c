@@ -149,23 +149,75 @@ copy_link_action (GSimpleAction *action,
 }
 
 static void
+set_favourite (NearbyApplication *self,
+               NearbyObject      *object,
+               gboolean           favourite)
+{
+  const char *url = nearby_object_get_url (object);
+
+  if (favourite)
+    nearby_history_add_favourite_async (self->history, url, NULL, NULL, NULL);
+  else
+    nearby_history_remove_favourite_async (self->history, url, NULL, NULL, NULL);
+  /* Shown at once; the history's "changed" confirms it. */
+  nearby_object_set_favourite (object, favourite);
+}
+
+/* The row's star changes with it, but the star is small and the row may move: a toast says
+ * what happened, and undoes it. */
+static void
 toggle_favourite_action (GSimpleAction *action,
                          GVariant      *parameter,
                          gpointer       user_data)
 {
   NearbyApplication *self = user_data;
   NearbyObject *object = lookup_object (self, parameter);
-  const char *url;
+  g_autofree char *host = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *escaped = NULL;
+  g_autofree char *title = NULL;
+  gboolean favourite;
+  AdwToast *toast;
 
-  if (object == NULL || (url = nearby_object_get_url (object)) == NULL)
+  if (object == NULL || nearby_object_get_url (object) == NULL)
     return;
 
-  if (nearby_object_get_favourite (object))
-    nearby_history_remove_favourite_async (self->history, url, NULL, NULL, NULL);
-  else
-    nearby_history_add_favourite_async (self->history, url, NULL, NULL, NULL);
-  /* Shown at once; the history's "changed" confirms it. */
-  nearby_object_set_favourite (object, !nearby_object_get_favourite (object));
+  favourite = !nearby_object_get_favourite (object);
+  set_favourite (self, object, favourite);
+
+  host = nearby_url_display_host (nearby_object_get_url (object), NULL);
+  name = nearby_object_row_name (object, host, NULL);
+  /* A toast's title is markup. */
+  escaped = g_markup_escape_text (name, -1);
+  title = g_strdup_printf (favourite ? _("%s was added to favourites")
+                                     : _("%s was removed from favourites"),
+                           escaped);
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "app.set-favourite");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(sb)",
+                                                           nearby_object_get_key (object),
+                                                           !favourite));
+  _nearby_application_add_toast (self, toast);
+}
+
+/* The Undo button of the toast above: no second toast offering to undo the undo. */
+static void
+set_favourite_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  const char *key;
+  gboolean favourite;
+  NearbyObject *object;
+
+  g_variant_get (parameter, "(&sb)", &key, &favourite);
+  object = nearby_object_list_get_object_by_key (self->objects, key);
+  if (object == NULL || nearby_object_get_url (object) == NULL)
+    return;
+
+  set_favourite (self, object, favourite);
 }
 
 static void
@@ -649,6 +701,7 @@ static const GActionEntry app_actions[] = {
   { "open-url", open_url_action, "s" },
   { "copy-link", copy_link_action, "s" },
   { "toggle-favourite", toggle_favourite_action, "s" },
+  { "set-favourite", set_favourite_action, "(sb)" },
   { "hide-site", hide_site_action, "s" },
   { "show-site", unhide_site_action, "s" },
   { "set-sites-hidden", set_sites_hidden_action, "(asb)" },

@@ -10,10 +10,11 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include <adwaita.h>
+
 #include "nearby-object-row.h"
 #include "nearby-url-policy.h"
-
-#define N_PLACEHOLDER_COLOURS 6
+#include "nearby-window.h"
 
 struct _NearbyObjectRow
 {
@@ -21,13 +22,13 @@ struct _NearbyObjectRow
 
   NearbyObject *object;
   GBytes       *shown_icon;
-  guint         placeholder_colour;
 
   GtkWidget    *box;
   GtkStack     *icon_stack;
-  GtkLabel     *placeholder_label;
+  AdwAvatar    *avatar;
   GtkImage     *icon_image;
   GtkLabel     *title_label;
+  GtkWidget    *favourite_image;
   GtkLabel     *description_label;
   GtkLabel     *host_label;
   GtkLabel     *badge_label;
@@ -124,6 +125,7 @@ nearby_object_row_name (NearbyObject  *object,
 static const char *
 badge_for (NearbyObject          *object,
            const char            *host,
+           gboolean               made_up,
            NearbyUrlDisplayFlags  flags)
 {
   const char *url = nearby_object_get_url (object);
@@ -133,6 +135,11 @@ badge_for (NearbyObject          *object,
     return url != NULL ? _("Cannot be opened") : _("No web page");
   if (flags & NEARBY_URL_DISPLAY_HAS_USERINFO)
     return _("Misleading address");
+  /* The demo's objects stand for a street: where their pages really come from (this computer,
+   * over plain HTTP) is the demo's own business, and every row saying so hid what the badge
+   * means on real objects. */
+  if (made_up)
+    return NULL;
   if (host != NULL)
     {
       switch (nearby_url_policy_classify_host (host))
@@ -154,31 +161,13 @@ badge_for (NearbyObject          *object,
   return NULL;
 }
 
+/* Initials, as AdwAvatar draws them, only for a title the page gave: before its look-up, the
+ * first character of a host or an address ("1", "[") was the same on every row. */
 static void
 nearby_object_row_update_placeholder (NearbyObjectRow *self,
-                                      const char      *host,
-                                      const char      *title)
+                                      const char      *page_title)
 {
-  /* A host name says more than a title ("Menu"), but an address says nothing at all. */
-  const char *source = host != NULL && !g_hostname_is_ip_address (host) ? host : title;
-  g_autofree char *initial = NULL;
-  g_autofree char *colour_class = NULL;
-
-  if (source != NULL && g_str_has_prefix (source, "www."))
-    source = source + 4;
-  if (source == NULL || *source == '\0')
-    initial = g_strdup ("?");
-  else
-    initial = g_utf8_strup (source, g_utf8_next_char (source) - source);
-  gtk_label_set_label (self->placeholder_label, initial);
-
-  /* The same site always gets the same colour, so it can be recognised before its icon loads. */
-  colour_class = g_strdup_printf ("nearby-placeholder-%u", self->placeholder_colour);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->placeholder_label), colour_class);
-  self->placeholder_colour = (source != NULL ? g_str_hash (source) : 0) % N_PLACEHOLDER_COLOURS;
-  g_free (colour_class);
-  colour_class = g_strdup_printf ("nearby-placeholder-%u", self->placeholder_colour);
-  gtk_widget_add_css_class (GTK_WIDGET (self->placeholder_label), colour_class);
+  adw_avatar_set_text (self->avatar, page_title);
 }
 
 static void
@@ -187,7 +176,7 @@ nearby_object_row_update_icon (NearbyObjectRow *self)
   GBytes *icon = nearby_object_get_icon_data (self->object);
   g_autoptr(GdkTexture) texture = NULL;
 
-  if (icon == self->shown_icon)
+  if (icon != NULL && icon == self->shown_icon)
     return;
   g_clear_pointer (&self->shown_icon, g_bytes_unref);
 
@@ -202,7 +191,11 @@ nearby_object_row_update_icon (NearbyObjectRow *self)
     }
   else
     {
-      gtk_stack_set_visible_child_name (self->icon_stack, "placeholder");
+      const char *page_title = nearby_object_get_title (self->object);
+
+      gtk_stack_set_visible_child_name (self->icon_stack,
+                                        page_title != NULL && *page_title != '\0'
+                                        ? "initials" : "pending");
     }
 }
 
@@ -333,42 +326,158 @@ nearby_object_row_build_menu (GtkMenuButton *menu_button,
   gtk_menu_button_set_menu_model (menu_button, G_MENU_MODEL (menu));
 }
 
+char *
+nearby_object_row_dup_host (NearbyObject          *object,
+                            NearbySource          *source,
+                            gboolean              *made_up,
+                            NearbyUrlDisplayFlags *flags)
+{
+  const char *url = nearby_object_get_url (object);
+  char *host = NULL;
+
+  if (flags != NULL)
+    *flags = NEARBY_URL_DISPLAY_NONE;
+  if (url == NULL)
+    {
+      if (made_up != NULL)
+        *made_up = FALSE;
+      return NULL;
+    }
+
+  if (source != NULL)
+    host = nearby_source_dup_display_host (source, url);
+  if (made_up != NULL)
+    *made_up = host != NULL;
+  if (host == NULL)
+    host = nearby_url_display_host (url, flags);
+
+  return host;
+}
+
+static NearbySource *
+nearby_object_row_get_source (NearbyObjectRow *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  return NEARBY_IS_WINDOW (root) ? nearby_window_get_source (NEARBY_WINDOW (root)) : NULL;
+}
+
+/* Sentences for a screen reader: each piece ends with a full stop unless it has its own. */
+static void
+append_sentence (GString    *out,
+                 const char *piece)
+{
+  gsize len;
+
+  if (piece == NULL || *piece == '\0')
+    return;
+
+  if (out->len > 0)
+    g_string_append_c (out, ' ');
+  g_string_append (out, piece);
+  len = strlen (piece);
+  if (strchr (".!?", piece[len - 1]) == NULL && !g_str_has_suffix (piece, "…"))
+    g_string_append_c (out, '.');
+}
+
+/* What a screen reader says for the row, on what it focuses: the list item around the row
+ * (GTK's list item widget), where the inner labels were never read. The name is the row's first
+ * line and its host; the description what a sighted person reads on the rest of it. */
+static void
+nearby_object_row_update_accessible (NearbyObjectRow *self,
+                                     const char      *title,
+                                     const char      *where,
+                                     const char      *description,
+                                     const char      *badge)
+{
+  GtkWidget *item = gtk_widget_get_parent (GTK_WIDGET (self));
+  const char *distance = nearby_object_row_bucket_label (nearby_object_get_bucket (self->object));
+  g_autofree char *label = NULL;
+  g_autofree char *menu_label = NULL;
+  g_autoptr(GString) more = g_string_new (NULL);
+
+  /* "Bluebird Café, Nearby, bluebird-cafe.example" */
+  if (where != NULL && *where != '\0')
+    label = g_strdup_printf (C_("accessible row", "%s, %s, %s"), title, distance, where);
+  else
+    label = g_strdup_printf (C_("accessible row", "%s, %s"), title, distance);
+
+  append_sentence (more, description);
+  append_sentence (more, badge);
+  if (nearby_object_get_favourite (self->object))
+    append_sentence (more, _("Favourite"));
+  if (nearby_object_get_browsable (self->object))
+    append_sentence (more, _("Activate to open the page in the web browser"));
+
+  if (item != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (item),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, more->str,
+                                    -1);
+
+  menu_label = g_strdup_printf (_("More about %s"), title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, menu_label,
+                                  -1);
+}
+
 static void
 nearby_object_row_update (NearbyObjectRow *self)
 {
   const char *url;
+  const char *page_title;
   g_autofree char *title = NULL;
   const char *description;
   const char *badge = NULL;
   NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
   g_autofree char *host = NULL;
+  g_autofree char *path = NULL;
   g_autofree char *identity = NULL;
   g_autofree char *distance_tooltip = NULL;
-  g_autofree char *accessible = NULL;
+  const char *shown_host;
+  gboolean made_up = FALSE;
   double distance;
 
   if (self->object == NULL)
     return;
 
   url = nearby_object_get_url (self->object);
+  page_title = nearby_object_get_title (self->object);
   description = nearby_object_get_description (self->object);
-  host = url != NULL ? nearby_url_display_host (url, &flags) : NULL;
+  host = nearby_object_row_dup_host (self->object, nearby_object_row_get_source (self),
+                                     &made_up, &flags);
 
-  title = nearby_object_row_name (self->object, host, &identity);
-  if (identity != NULL && description == NULL)
-    description = identity;
+  if ((page_title == NULL || *page_title == '\0') && host != NULL && *host != '\0')
+    {
+      /* Before its look-up an object is its host and its path: "127.0.0.1" and "/objects/17",
+       * not the host twice over, which made every object of one host look the same. */
+      title = g_strdup (host);
+      path = nearby_url_display_path (url);
+      if (description == NULL)
+        description = path;
+      shown_host = NULL;
+    }
+  else
+    {
+      title = nearby_object_row_name (self->object, host, &identity);
+      if (identity != NULL && description == NULL)
+        description = identity;
+      shown_host = host != NULL && *host != '\0' ? host : url;
+    }
   gtk_label_set_label (self->title_label, title);
 
   gtk_label_set_label (self->description_label, description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label),
                           description != NULL && *description != '\0');
 
-  gtk_label_set_label (self->host_label, host != NULL ? host : url);
-  gtk_widget_set_visible (GTK_WIDGET (self->host_label), host != NULL || url != NULL);
+  gtk_label_set_label (self->host_label, shown_host);
+  gtk_widget_set_visible (GTK_WIDGET (self->host_label), shown_host != NULL);
 
-  badge = badge_for (self->object, host, flags);
+  badge = badge_for (self->object, host, made_up, flags);
   gtk_label_set_label (self->badge_label, badge);
   gtk_widget_set_visible (GTK_WIDGET (self->badge_label), badge != NULL);
+
+  gtk_widget_set_visible (self->favourite_image, nearby_object_get_favourite (self->object));
 
   gtk_label_set_label (self->distance_label,
                        nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)));
@@ -382,21 +491,11 @@ nearby_object_row_update (NearbyObjectRow *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "nearby-stale");
 
-  nearby_object_row_update_placeholder (self, host, title);
+  nearby_object_row_update_placeholder (self, page_title);
   nearby_object_row_update_icon (self);
 
-  /* "Bus stop, Right here, example.com": what a screen reader says for the row. */
-  accessible = g_strdup_printf ("%s, %s, %s", title,
-                                nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)),
-                                host != NULL ? host : (url != NULL ? url : ""));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
-                                  -1);
-  g_free (accessible);
-  accessible = g_strdup_printf (_("More about %s"), title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
-                                  -1);
+  nearby_object_row_update_accessible (self, title, shown_host != NULL ? shown_host : path,
+                                       description, badge);
 }
 
 /* What the row does not show. A still beacon's every advert moves its last-seen time and its raw
@@ -459,6 +558,16 @@ nearby_object_row_set_object (NearbyObjectRow *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OBJECT]);
 }
 
+/* The row learns the source (for the demo's made-up hosts) and the list item it speaks through
+ * once it is in the window. */
+static void
+nearby_object_row_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (nearby_object_row_parent_class)->root (widget);
+
+  nearby_object_row_update (NEARBY_OBJECT_ROW (widget));
+}
+
 static void
 nearby_object_row_dispose (GObject *object)
 {
@@ -518,6 +627,7 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
   object_class->dispose = nearby_object_row_dispose;
   object_class->get_property = nearby_object_row_get_property;
   object_class->set_property = nearby_object_row_set_property;
+  widget_class->root = nearby_object_row_root;
 
   properties[PROP_OBJECT] =
     g_param_spec_object ("object", NULL, NULL,
@@ -530,9 +640,10 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
                                                "/io/github/nearbyweb/Nearby/nearby-object-row.ui");
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, box);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_stack);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, placeholder_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, avatar);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_image);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, favourite_image);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, description_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, host_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, badge_label);
@@ -547,6 +658,7 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
 static void
 nearby_object_row_init (NearbyObjectRow *self)
 {
+  g_type_ensure (ADW_TYPE_AVATAR);
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_menu_button_set_create_popup_func (self->menu_button, nearby_object_row_build_menu,
                                          self, NULL);

@@ -8,6 +8,8 @@
 #include <gtk/gtk.h>
 
 #include "nearby-object.h"
+#include "nearby-source.h"
+#include "nearby-url-policy.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +28,13 @@ void          nearby_object_row_popup_menu (NearbyObjectRow *self);
 char         *nearby_object_row_name       (NearbyObject    *object,
                                             const char      *host,
                                             char           **identity);
+
+/* The host a row shows for @object: the one @source (or NULL) makes up for it (the demo's, and
+ * then @made_up is TRUE), else its URL's; NULL without a URL. */
+char         *nearby_object_row_dup_host   (NearbyObject          *object,
+                                            NearbySource          *source,
+                                            gboolean              *made_up,
+                                            NearbyUrlDisplayFlags *flags);
 
 /* The words a row uses for a distance bucket ("Right here", "Nearby", "Farther away"). */
 const char   *nearby_object_row_bucket_label (NearbyBucket bucket);

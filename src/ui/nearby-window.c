@@ -217,6 +217,14 @@ on_all_objects_changed (NearbyWindow *self,
     nearby_window_update_page (self);
 }
 
+NearbySource *
+nearby_window_get_source (NearbyWindow *self)
+{
+  g_return_val_if_fail (NEARBY_IS_WINDOW (self), NULL);
+
+  return self->source;
+}
+
 void
 nearby_window_set_source (NearbyWindow *self,
                           NearbySource *source)

@@ -21,6 +21,7 @@ NearbyWindow *nearby_window_new         (NearbyApplication *application,
                                          NearbySource      *source,
                                          GListModel        *objects,
                                          GListModel        *all_objects);
+NearbySource *nearby_window_get_source  (NearbyWindow      *self);
 void          nearby_window_set_source  (NearbyWindow      *self,
                                          NearbySource      *source);
 void          nearby_window_show_toast  (NearbyWindow      *self,

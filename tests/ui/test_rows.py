@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""Rows a person can tell apart: before its look-up an object shows its host and its path, with a
+neutral icon and a way to look it up; the demo's objects show the street's made-up hosts; a
+screen reader hears the whole row on the list item it focuses; favourites carry a star; the
+host and its badge stay whole in a 360-pixel window."""
+
+import pyatspi
+
+from nearbyui import DEMO_TITLES, NearbyTestCase, main, wait_for
+
+DEMO_HOSTS = {
+    'Stop 14 · Market Street': 'citybus.example',
+    'Parking Meter B-2031': 'parkmarket.example',
+    'Bluebird Café': 'bluebird-cafe.example',
+    'The Antikythera Mechanism · Gallery 3': 'harbour-museum.example',
+    'Snack Machine · Level 2': 'snackco.example',
+}
+
+
+class RowsTestCase(NearbyTestCase):
+    def list_items(self):
+        items = []
+        for node in self.find_all(self.window, role=pyatspi.ROLE_LIST_ITEM):
+            try:
+                items.append((node.name or '', node.description or ''))
+            except Exception:
+                continue
+        return items
+
+    def list_item(self, starts_with):
+        """The (name, description) of the list item whose spoken name starts with @starts_with."""
+        for name, description in self.list_items():
+            if name.startswith(starts_with):
+                return name, description
+        return None
+
+    def wait_list_item(self, starts_with, what=None):
+        return wait_for(lambda: self.list_item(starts_with),
+                        what=what or f'a list item “{starts_with}…” (have {self.list_items()})')
+
+
+class NotLookedUpTest(RowsTestCase):
+    """Ask mode: nothing is fetched, so every row is what its beacon broadcasts."""
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'ask'"}
+
+    def test_host_and_path_tell_objects_apart(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.start_app()
+        # Port 9 (discard): nothing is fetched before the person asks.
+        self.add_url_beacon('C0:FF:EE:00:00:01', 'http://127.0.0.1:9/o/17', -50)
+        self.add_url_beacon('C0:FF:EE:00:00:02', 'http://127.0.0.1:9/o/18', -55)
+        self.add_url_beacon('C0:FF:EE:00:00:03', 'http://[::1]:9/1140', -60)
+        self.wait_page('Nearby objects')
+        wait_for(lambda: {'/o/17', '/o/18', '/1140'} <= set(self.texts(self.window)),
+                 what=f'each path under its host (have {self.texts(self.window)})')
+        labels = self.texts(self.window)
+
+        # The host once per row, as its title; an IPv6 host without brackets.
+        self.assertEqual(labels.count('127.0.0.1'), 2, labels)
+        self.assertIn('::1', labels)
+        self.assertFalse(any(label.startswith('[') for label in labels),
+                         f'no “[” initial or “[::1]” title: {labels}')
+        # Initials would only repeat the host's first character: no initial on any row.
+        self.assertFalse(any(label in ('1', '?', ':') for label in labels), labels)
+        self.screenshot('rows-not-looked-up')
+
+        # The screen reader hears which object it is on: title, distance word, path.
+        name, description = self.wait_list_item('127.0.0.1, ')
+        self.assertTrue(name.endswith(', /o/17') or name.endswith(', /o/18'), name)
+        self.assertIn('This computer.', description)
+        self.assertIn('Activate to open the page in the web browser.', description)
+
+        # Looking one up is in its menu, first after Open.
+        self.open_row_menu('::1')
+        items = [node.name for node in self.find_all(self.app, role=pyatspi.ROLE_MENU_ITEM)]
+        self.assertEqual(items[:2], ['Open', 'Look Up Page'], items)
+        self.press_keys('Escape')
+
+
+class DemoRowsTest(RowsTestCase):
+    app_args = ['--demo']
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
+
+    def test_demo_rows_show_made_up_hosts_and_speak_the_whole_row(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        wait_for(lambda: set(DEMO_HOSTS.values()) <= set(self.texts(self.window)),
+                 what=f'the street’s hosts (have {self.texts(self.window)})')
+        labels = self.texts(self.window)
+        self.assertNotIn('This computer', labels)
+        self.assertNotIn('127.0.0.1', labels)
+
+        for title, host in DEMO_HOSTS.items():
+            name, description = self.wait_list_item(f'{title}, ')
+            self.assertTrue(name.endswith(f', {host}'), name)
+            distance = name[len(title) + 2:-len(host) - 2]
+            self.assertIn(distance, ('Right here', 'Nearby', 'Farther away', 'Distance unknown'),
+                          name)
+            self.assertTrue(description.endswith('Activate to open the page in the web browser.'),
+                            description)
+        # The page's description is heard too, not only seen.
+        _, description = self.list_item('Bluebird Café, ')
+        self.assertTrue(description.startswith('Order ahead and skip the queue.'), description)
+
+    def test_favourite_star_and_undo(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.assertIsNone(self.find(self.window, name='Favourite', role=pyatspi.ROLE_IMAGE))
+
+        self.open_row_menu('Bluebird Café')
+        self.click(self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM))
+        self.wait_find(self.window, name='Bluebird Café was added to favourites',
+                       what='the toast saying the café is a favourite')
+        self.wait_find(self.window, name='Favourite', role=pyatspi.ROLE_IMAGE,
+                       what='the star on the café’s row')
+        wait_for(lambda: 'Favourite.' in self.list_item('Bluebird Café, ')[1],
+                 what='the row’s description to say it is a favourite')
+        self.screenshot('favourite-star')
+
+        self.click(self.wait_find(self.window, name='Undo', role=pyatspi.ROLE_PUSH_BUTTON))
+        wait_for(lambda: self.find(self.window, name='Favourite', role=pyatspi.ROLE_IMAGE) is None,
+                 what='the star to go with Undo')
+        self.open_row_menu('Bluebird Café')
+        self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM,
+                       what='the café no longer a favourite')
+        self.press_keys('Escape')
+
+
+class NarrowRowsTest(RowsTestCase):
+    """A phone-sized window: the host and its badge stay whole, titles wrap instead of being cut."""
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'",
+                'window-width': '360'}
+    app_args = ['--demo']
+
+    def test_host_whole_at_360_px(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        wait_for(lambda: self.window_extents().width <= 370,
+                 what=f'a narrow window (width {self.window_extents().width})')
+        self.screenshot('rows-360')
+        self.assert_labels_inside_window()
+        for host in DEMO_HOSTS.values():
+            label = self.wait_find(self.window, name=host, role=pyatspi.ROLE_LABEL)
+            # An ellipsized label keeps its text for AT-SPI but gets less room than its text
+            # needs: the host's label is as wide as the title that wraps above it allows.
+            extents = label.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+            self.assertGreater(extents.width, 7 * len(host) * 0.8,
+                               f'“{host}” has {extents.width} px: cut to “…”')
+        title = self.wait_find(self.window, name='The Antikythera Mechanism · Gallery 3',
+                               role=pyatspi.ROLE_LABEL)
+        extents = title.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        self.assertGreater(extents.height, 30, 'the long title wraps to a second line')
+
+
+class WideRowsTest(RowsTestCase):
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'",
+                'window-width': '1280'}
+    app_args = ['--demo']
+
+    def test_wide_window(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.screenshot('rows-1280')
+        self.assert_labels_inside_window()
+        for title in DEMO_TITLES:
+            self.wait_find(self.window, name=title, role=pyatspi.ROLE_LABEL)
+
+
+if __name__ == '__main__':
+    main()
