@@ -241,6 +241,12 @@ count_site_objects (NearbyObjectRow *self,
                                    : NULL;
   guint n = 0;
 
+  /* Hiding takes the site's objects that a search leaves out too. */
+  if (GTK_IS_NO_SELECTION (model))
+    model = gtk_no_selection_get_model (GTK_NO_SELECTION (model));
+  if (GTK_IS_FILTER_LIST_MODEL (model))
+    model = gtk_filter_list_model_get_model (GTK_FILTER_LIST_MODEL (model));
+
   if (model == NULL || site == NULL)
     return 0;
 

@@ -8,7 +8,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "nearby-application.h"
 #include "nearby-object-row.h"
 #include "nearby-process-age.h"
 #include "nearby-scanner.h"
@@ -21,6 +23,8 @@ struct _NearbyWindow
   NearbySource         *source;
   GListModel           *objects;
   GListModel           *all_objects;
+  GtkFilterListModel   *shown_objects;   /* what the list shows: @objects, searched */
+  GtkCustomFilter      *search_filter;
   GSettings            *settings;
 
   /* Template widgets */
@@ -38,6 +42,9 @@ struct _NearbyWindow
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
   AdwWindowTitle       *window_title;
+  GtkSearchBar         *search_bar;
+  GtkEditable          *search_entry;
+  GtkWidget            *search_button;
 
   gboolean              needs_privacy_choice;
   gboolean              pointer_in_list;
@@ -132,6 +139,10 @@ nearby_window_update_page (NearbyWindow *self)
 
   page = nearby_window_page_for (state, n_objects, n_hidden, chosen);
 
+  if (g_str_equal (page, "list") && self->shown_objects != NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->shown_objects)) == 0)
+    page = "no-results";
+
   if (g_str_equal (page, "hidden"))
     {
       g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -181,6 +192,15 @@ nearby_window_update_page (NearbyWindow *self)
     }
   gtk_stack_set_visible_child_name (self->stack, page);
   gtk_widget_set_visible (self->refresh_button, g_str_equal (page, "list"));
+
+  /* Search is for a list: typing on a status page (the first-run question, an error) does not
+   * open a search bar over nothing. */
+  {
+    gboolean searchable = g_str_equal (page, "list") || g_str_equal (page, "no-results");
+
+    gtk_widget_set_visible (self->search_button, searchable);
+    gtk_search_bar_set_key_capture_widget (self->search_bar, searchable ? GTK_WIDGET (self) : NULL);
+  }
 
   /* Screen readers (and the UI tests) learn what the content area shows from its name. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->stack),
@@ -260,7 +280,11 @@ nearby_window_set_objects (NearbyWindow *self,
   self->objects = g_object_ref (objects);
   g_signal_connect_object (objects, "items-changed",
                            G_CALLBACK (on_objects_changed), self, G_CONNECT_SWAPPED);
-  selection = gtk_no_selection_new (g_object_ref (objects));
+  self->shown_objects = gtk_filter_list_model_new (g_object_ref (objects),
+                                                   g_object_ref (GTK_FILTER (self->search_filter)));
+  g_signal_connect_object (self->shown_objects, "items-changed",
+                           G_CALLBACK (on_objects_changed), self, G_CONNECT_SWAPPED);
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->shown_objects)));
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
 }
 
@@ -372,11 +396,130 @@ on_list_focus_leave (NearbyWindow *self)
   nearby_window_update_engaged (self, self->pointer_in_list, FALSE);
 }
 
+static gboolean
+text_matches (const char *query,
+              const char *text)
+{
+  g_autofree char *folded_query = NULL;
+  g_autofree char *folded_text = NULL;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  /* Word starts, with accents folded ("cafe" finds "Bluebird Café")... */
+  if (g_str_match_string (query, text, TRUE))
+    return TRUE;
+  /* ...or anywhere, for parts of addresses and hosts ("4E:42", "museum"). */
+  folded_query = g_utf8_casefold (query, -1);
+  folded_text = g_utf8_casefold (text, -1);
+
+  return strstr (folded_text, folded_query) != NULL;
+}
+
+static gboolean
+developer_mode (NearbyWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  return NEARBY_IS_APPLICATION (application) &&
+         nearby_application_get_developer_mode (NEARBY_APPLICATION (application));
+}
+
+/* What a row shows is what a search finds: its title, description and host; in developer mode
+ * also its devices' addresses and the kinds of frame they send ("uid", "tlm"). */
+static gboolean
+object_matches_search (gpointer item,
+                       gpointer user_data)
+{
+  NearbyWindow *self = user_data;
+  NearbyObject *object = item;
+  const char *query = gtk_editable_get_text (self->search_entry);
+  g_autofree char *stripped = g_strstrip (g_strdup (query));
+  g_autofree char *host = NULL;
+  g_autofree char *name = NULL;
+
+  if (*stripped == '\0')
+    return TRUE;
+
+  host = nearby_object_row_dup_host (object, self->source, NULL, NULL);
+  name = nearby_object_row_name (object, host, NULL);
+  if (text_matches (stripped, name) ||
+      text_matches (stripped, nearby_object_get_description (object)) ||
+      text_matches (stripped, host))
+    return TRUE;
+
+  if (!developer_mode (self))
+    return FALSE;
+
+  for (guint i = 0; i < nearby_object_get_n_devices (object); i++)
+    {
+      const NearbyObjectDevice *device = nearby_object_get_device (object, i);
+
+      if (text_matches (stripped, nearby_object_device_get_address (device)))
+        return TRUE;
+      for (NearbyFrameKind kind = NEARBY_FRAME_KIND_URL; kind < NEARBY_FRAME_N_KINDS; kind++)
+        if (nearby_object_device_get_frame (device, kind) != NULL &&
+            text_matches (stripped, nearby_frame_kind_to_string (kind)))
+          return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+on_search_changed (NearbyWindow *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->search_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  nearby_window_update_page (self);
+}
+
+/* Closing the search (Escape, the button) brings the whole list back. */
+static void
+on_search_mode_changed (NearbyWindow *self)
+{
+  gboolean searching = gtk_search_bar_get_search_mode (self->search_bar);
+
+  /* Escape is the search's only while there is one. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-search", searching);
+  if (searching)
+    return;
+
+  gtk_editable_set_text (self->search_entry, "");
+  on_search_changed (self);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->list_view)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+
+  if (!gtk_widget_get_visible (self->search_button))
+    return;
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Escape closes the search wherever the focus is: typing on the list fills the entry without
+ * moving the focus there. */
+static void
+stop_search_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  NearbyWindow *self = NEARBY_WINDOW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+}
+
 static void
 on_list_view_activate (NearbyWindow *self,
                        guint         position)
 {
-  g_autoptr(GObject) object = g_list_model_get_item (self->objects, position);
+  g_autoptr(GObject) object = g_list_model_get_item (G_LIST_MODEL (self->shown_objects), position);
   g_autofree char *key = NULL;
 
   if (object == NULL)
@@ -584,6 +727,8 @@ nearby_window_dispose (GObject *object)
   g_clear_object (&self->source);
   g_clear_object (&self->objects);
   g_clear_object (&self->all_objects);
+  g_clear_object (&self->shown_objects);
+  g_clear_object (&self->search_filter);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (nearby_window_parent_class)->dispose (object);
@@ -724,6 +869,11 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_mode_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_view_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_enter);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_leave);
@@ -736,6 +886,11 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.try-again", NULL, try_again_action);
   gtk_widget_class_install_action (widget_class, "win.open-bluetooth-settings", NULL,
                                    open_bluetooth_settings_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "win.search", NULL);
+  gtk_widget_class_install_action (widget_class, "win.stop-search", NULL, stop_search_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop-search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "win.object-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "win.object-menu", NULL);
@@ -763,6 +918,7 @@ nearby_window_init (NearbyWindow *self)
 
   self->needs_privacy_choice = TRUE;
   self->settings = g_settings_new (APP_ID);
+  self->search_filter = gtk_custom_filter_new (object_matches_search, self, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
   /* GNOME's striped header bar: a development build is told apart from the installed app. */
@@ -771,6 +927,8 @@ nearby_window_init (NearbyWindow *self)
   let_label_wrap (self->automatic_lookup_button);
   let_label_wrap (self->ask_lookup_button);
   gtk_widget_set_visible (self->bluetooth_settings_button, bluetooth_settings_available ());
+  gtk_search_bar_connect_entry (self->search_bar, self->search_entry);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-search", FALSE);
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
 

@@ -4,6 +4,8 @@ neutral icon and a way to look it up; the demo's objects show the street's made-
 screen reader hears the whole row on the list item it focuses; favourites carry a star; the
 host and its badge stay whole in a 360-pixel window."""
 
+import time
+
 import pyatspi
 
 from nearbyui import DEMO_TITLES, NearbyTestCase, main, wait_for
@@ -165,6 +167,108 @@ class WideRowsTest(RowsTestCase):
         self.assert_labels_inside_window()
         for title in DEMO_TITLES:
             self.wait_find(self.window, name=title, role=pyatspi.ROLE_LABEL)
+
+
+class SearchTestCase(RowsTestCase):
+    app_args = ['--demo']
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
+
+    def type_text(self, text):
+        for character in text:
+            pyatspi.Registry.generateKeyboardEvent(ord(character), None, pyatspi.KEY_SYM)
+            time.sleep(0.1)
+
+    def press_control_f(self):
+        pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_CONTROL_L, None, pyatspi.KEY_PRESS)
+        pyatspi.Registry.generateKeyboardEvent(ord('f'), None, pyatspi.KEY_SYM)
+        pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_CONTROL_L, None, pyatspi.KEY_RELEASE)
+
+    def wait_titles(self, titles):
+        wait_for(lambda: self.demo_row_titles() == titles,
+                 what=f'the rows {titles} (have {self.demo_row_titles()})')
+
+    def search_closed(self):
+        button = self.find(self.window, name='Search')
+        states = button.getState()
+        return not (states.contains(pyatspi.STATE_CHECKED) or
+                    states.contains(pyatspi.STATE_PRESSED))
+
+    def search_entry(self):
+        return self.find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY)
+
+
+class SearchTest(SearchTestCase):
+    def test_typing_searches_and_escape_restores(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.give_focus()
+        self.assertTrue(self.search_closed(), 'no search before one is asked for')
+
+        # Typing on the list opens the search; "cafe" finds the Café, accents aside.
+        self.type_text('cafe')
+        self.wait_find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY,
+                       what='the search bar')
+        self.wait_titles(['Bluebird Café'])
+        self.screenshot('search')
+        self.press_keys('Escape')
+        wait_for(self.search_closed, what='the search bar to close')
+        self.wait_for_every_demo_row()
+
+        # Ctrl+F, then a host: the made-up host the row shows is searched too.
+        self.give_focus()
+        self.press_control_f()
+        self.wait_find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY,
+                       what='the search bar after Ctrl+F')
+        self.type_text('snackco')
+        self.wait_titles(['Snack Machine · Level 2'])
+
+        # Nothing matches: a page says so, and Escape brings the list back.
+        self.type_text('xyz')
+        self.wait_page('No Results')
+        self.screenshot('search-no-results')
+        self.press_keys('Escape')
+        self.wait_page('Nearby objects')
+        self.wait_for_every_demo_row()
+
+    def test_frame_kind_only_in_developer_mode(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.give_focus()
+        self.press_control_f()
+        self.wait_find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY,
+                       what='the search bar after Ctrl+F')
+        # Frame kinds are a developer's words: "url" finds nothing here.
+        self.type_text('url')
+        self.wait_page('No Results')
+
+
+class DeveloperSearchTest(SearchTestCase):
+    app_args = ['--demo', '--developer']
+
+    def test_address_and_frame_kind(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.give_focus()
+        self.press_control_f()
+        self.wait_find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY,
+                       what='the search bar after Ctrl+F')
+        # Every demo object sends URL frames; the asset tag (a UID beacon) does not.
+        self.wait_find(self.window, name='Eddystone-UID beacon', role=pyatspi.ROLE_LABEL,
+                       what='the asset tag, shown in developer mode')
+        self.type_text('url')
+        self.wait_titles(DEMO_TITLES)
+        wait_for(lambda: self.find(self.window, name='Eddystone-UID beacon',
+                                   role=pyatspi.ROLE_LABEL) is None,
+                 what='the asset tag to be left out')
+        self.press_keys('Escape')
+        self.wait_find(self.window, name='Eddystone-UID beacon', role=pyatspi.ROLE_LABEL,
+                       what='the asset tag back after Escape')
+        self.give_focus()
+        self.press_control_f()
+        self.wait_find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY,
+                       what='the search bar after Ctrl+F')
+        self.type_text('00:00:03')
+        self.wait_titles(['Bluebird Café'])
 
 
 if __name__ == '__main__':
