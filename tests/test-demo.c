@@ -164,6 +164,33 @@ test_unknown_page_and_stop (void)
   }
 }
 
+/* The demo's objects stand for a street: rows show the hosts such objects would have, and only
+ * for the demo's own pages. */
+static void
+test_display_hosts (void)
+{
+  g_autoptr(NearbyDemo) demo = nearby_demo_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cafe = NULL;
+  g_autofree char *cafe_page = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *page_host = NULL;
+  g_autofree char *other = NULL;
+
+  g_assert_null (nearby_source_dup_display_host (NEARBY_SOURCE (demo), "http://127.0.0.1:1/cafe/"));
+  g_assert_true (nearby_demo_start (demo, &error));
+  cafe = g_strconcat (nearby_demo_get_base_url (demo), "cafe/", NULL);
+  cafe_page = g_strconcat (nearby_demo_get_base_url (demo), "cafe/order.html", NULL);
+
+  host = nearby_source_dup_display_host (NEARBY_SOURCE (demo), cafe);
+  g_assert_cmpstr (host, ==, "bluebird-cafe.example");
+  page_host = nearby_source_dup_display_host (NEARBY_SOURCE (demo), cafe_page);
+  g_assert_cmpstr (page_host, ==, "bluebird-cafe.example");
+  other = g_strconcat (nearby_demo_get_base_url (demo), "cafeteria/", NULL);
+  g_assert_null (nearby_source_dup_display_host (NEARBY_SOURCE (demo), other));
+  g_assert_null (nearby_source_dup_display_host (NEARBY_SOURCE (demo), "https://example.com/cafe/"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -173,6 +200,7 @@ main (int   argc,
   g_test_add_func ("/demo/scene-is-heard", test_scene_is_heard);
   g_test_add_func ("/demo/pages-resolve", test_pages_resolve);
   g_test_add_func ("/demo/unknown-page-and-stop", test_unknown_page_and_stop);
+  g_test_add_func ("/demo/display-hosts", test_display_hosts);
 
   return g_test_run ();
 }

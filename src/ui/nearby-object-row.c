@@ -14,7 +14,6 @@
 
 #include "nearby-object-row.h"
 #include "nearby-url-policy.h"
-#include "nearby-window.h"
 
 struct _NearbyObjectRow
 {
@@ -360,12 +359,20 @@ nearby_object_row_dup_host (NearbyObject          *object,
   return host;
 }
 
+/* The source of the window the row is in, through its "source" property: the window includes
+ * the row, so the row does not include the window. */
 static NearbySource *
-nearby_object_row_get_source (NearbyObjectRow *self)
+nearby_object_row_dup_source (NearbyObjectRow *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  NearbySource *source = NULL;
 
-  return NEARBY_IS_WINDOW (root) ? nearby_window_get_source (NEARBY_WINDOW (root)) : NULL;
+  if (root == NULL || g_object_class_find_property (G_OBJECT_GET_CLASS (root), "source") == NULL)
+    return NULL;
+
+  g_object_get (root, "source", &source, NULL);
+
+  return source;
 }
 
 /* Sentences for a screen reader: each piece ends with a full stop unless it has its own. */
@@ -440,6 +447,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   g_autofree char *path = NULL;
   g_autofree char *identity = NULL;
   g_autofree char *distance_tooltip = NULL;
+  g_autoptr(NearbySource) source = NULL;
   const char *shown_host;
   gboolean made_up = FALSE;
   double distance;
@@ -450,8 +458,8 @@ nearby_object_row_update (NearbyObjectRow *self)
   url = nearby_object_get_url (self->object);
   page_title = nearby_object_get_title (self->object);
   description = nearby_object_get_description (self->object);
-  host = nearby_object_row_dup_host (self->object, nearby_object_row_get_source (self),
-                                     &made_up, &flags);
+  source = nearby_object_row_dup_source (self);
+  host = nearby_object_row_dup_host (self->object, source, &made_up, &flags);
 
   if ((page_title == NULL || *page_title == '\0') && host != NULL && *host != '\0')
     {

@@ -8,10 +8,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "nearby-application.h"
 #include "nearby-object-row.h"
+#include "nearby-object-search.h"
 #include "nearby-process-age.h"
 #include "nearby-scanner.h"
 #include "nearby-window.h"
@@ -397,25 +397,6 @@ on_list_focus_leave (NearbyWindow *self)
 }
 
 static gboolean
-text_matches (const char *query,
-              const char *text)
-{
-  g_autofree char *folded_query = NULL;
-  g_autofree char *folded_text = NULL;
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  /* Word starts, with accents folded ("cafe" finds "Bluebird Café")... */
-  if (g_str_match_string (query, text, TRUE))
-    return TRUE;
-  /* ...or anywhere, for parts of addresses and hosts ("4E:42", "museum"). */
-  folded_query = g_utf8_casefold (query, -1);
-  folded_text = g_utf8_casefold (text, -1);
-
-  return strstr (folded_text, folded_query) != NULL;
-}
-
-static gboolean
 developer_mode (NearbyWindow *self)
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
@@ -424,45 +405,15 @@ developer_mode (NearbyWindow *self)
          nearby_application_get_developer_mode (NEARBY_APPLICATION (application));
 }
 
-/* What a row shows is what a search finds: its title, description and host; in developer mode
- * also its devices' addresses and the kinds of frame they send ("uid", "tlm"). */
 static gboolean
 object_matches_search (gpointer item,
                        gpointer user_data)
 {
   NearbyWindow *self = user_data;
-  NearbyObject *object = item;
-  const char *query = gtk_editable_get_text (self->search_entry);
-  g_autofree char *stripped = g_strstrip (g_strdup (query));
-  g_autofree char *host = NULL;
-  g_autofree char *name = NULL;
 
-  if (*stripped == '\0')
-    return TRUE;
-
-  host = nearby_object_row_dup_host (object, self->source, NULL, NULL);
-  name = nearby_object_row_name (object, host, NULL);
-  if (text_matches (stripped, name) ||
-      text_matches (stripped, nearby_object_get_description (object)) ||
-      text_matches (stripped, host))
-    return TRUE;
-
-  if (!developer_mode (self))
-    return FALSE;
-
-  for (guint i = 0; i < nearby_object_get_n_devices (object); i++)
-    {
-      const NearbyObjectDevice *device = nearby_object_get_device (object, i);
-
-      if (text_matches (stripped, nearby_object_device_get_address (device)))
-        return TRUE;
-      for (NearbyFrameKind kind = NEARBY_FRAME_KIND_URL; kind < NEARBY_FRAME_N_KINDS; kind++)
-        if (nearby_object_device_get_frame (device, kind) != NULL &&
-            text_matches (stripped, nearby_frame_kind_to_string (kind)))
-          return TRUE;
-    }
-
-  return FALSE;
+  return nearby_object_matches_search (item, self->source,
+                                       gtk_editable_get_text (self->search_entry),
+                                       developer_mode (self));
 }
 
 static void
