@@ -108,9 +108,10 @@ class GermanDistanceTest(TranslatedTestCase):
         self.assertEqual(words['nearby'], 'In der Nähe')
 
         def distance_of(path):
-            """The distance word shown in the row of the object at @path (the row is named
-            "title, distance, host" for screen readers)."""
-            row = self.find(self.window, contains=f'127.0.0.1/{path}, ')
+            """The distance word shown in the row of the object at @path (not looked up, the
+            list item is named "127.0.0.1, distance, /path" for screen readers)."""
+            row = next((item for item in self.find_all(self.window, role=pyatspi.ROLE_LIST_ITEM)
+                        if (item.name or '').endswith(f', /{path}')), None)
             if row is None:
                 return None
             shown = set(self.texts(row))
