@@ -85,6 +85,7 @@ class DemoRowsTest(RowsTestCase):
     settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
 
     def test_demo_rows_show_made_up_hosts_and_speak_the_whole_row(self):
+        self.install_fake_browser()
         self.start_app()
         self.wait_for_every_demo_row()
         wait_for(lambda: set(DEMO_HOSTS.values()) <= set(self.texts(self.window)),
@@ -104,6 +105,15 @@ class DemoRowsTest(RowsTestCase):
         # The page's description is heard too, not only seen.
         _, description = self.list_item('Bluebird Café, ')
         self.assertTrue(description.startswith('Order ahead and skip the queue.'), description)
+
+        # What has the keyboard focus after a click on the row is the list item with that name.
+        self.mouse_click(self.wait_find(self.window, name='Bluebird Café', role=pyatspi.ROLE_LABEL))
+        wait_for(lambda: any(url.endswith('/cafe/') for url in self.opened_urls()),
+                 what=f'the café page opened (got {self.opened_urls()})')
+        focused = wait_for(self.focused, what='a focused row after the click')
+        self.assertEqual(focused.getRole(), pyatspi.ROLE_LIST_ITEM)
+        self.assertTrue(focused.name.startswith('Bluebird Café, '), focused.name)
+        self.assertTrue(focused.name.endswith(', bluebird-cafe.example'), focused.name)
 
     def test_favourite_star_and_undo(self):
         self.start_app()
