@@ -191,13 +191,12 @@ nearby_window_update_page (NearbyWindow *self)
       adw_window_title_set_subtitle (self->window_title, NULL);
     }
   gtk_stack_set_visible_child_name (self->stack, page);
-  gtk_widget_set_visible (self->refresh_button, g_str_equal (page, "list"));
-
   /* Search is for a list: typing on a status page (the first-run question, an error) does not
-   * open a search bar over nothing. */
+   * open a search bar over nothing. A search that finds nothing still has a list behind it. */
   {
     gboolean searchable = g_str_equal (page, "list") || g_str_equal (page, "no-results");
 
+    gtk_widget_set_visible (self->refresh_button, searchable);
     gtk_widget_set_visible (self->search_button, searchable);
     gtk_search_bar_set_key_capture_widget (self->search_bar, searchable ? GTK_WIDGET (self) : NULL);
   }
