@@ -72,10 +72,18 @@ nearby_lookup_mode_get_type (void)
   return type_id;
 }
 
+/* The look-ups of one refresh, so that the refresh can say what it did once all are done. */
+typedef struct {
+  guint n_pending;
+  guint n_looked_up;
+  guint n_found;
+} Batch;
+
 typedef struct {
   NearbyPageLoader *self;
   NearbyObject     *object;
   GCancellable     *cancellable;
+  GTask            *batch;        /* (nullable): the refresh this look-up is part of */
 } LookUp;
 
 static void
@@ -84,7 +92,22 @@ look_up_free (LookUp *look_up)
   g_clear_object (&look_up->self);
   g_clear_object (&look_up->object);
   g_clear_object (&look_up->cancellable);
+  g_clear_object (&look_up->batch);
   g_free (look_up);
+}
+
+/* A look-up of the batch ended, with a page or not (cancelled, because the object left or was
+ * looked up again, counts as ended too). */
+static void
+batch_look_up_done (GTask      *task,
+                    NearbyPage *page)
+{
+  Batch *batch = g_task_get_task_data (task);
+
+  if (page != NULL && page->error == NULL)
+    batch->n_found++;
+  if (--batch->n_pending == 0)
+    g_task_return_int (task, batch->n_looked_up);
 }
 
 /* Nearest first: the resolver starts lower numbers first. */
@@ -120,6 +143,8 @@ on_resolved (GObject      *source,
         nearby_object_set_page (look_up->object, page);
       nearby_page_loader_finish_look_up (look_up);
     }
+  if (look_up->batch != NULL)
+    batch_look_up_done (look_up->batch, page);
 
   look_up_free (look_up);
 }
@@ -128,7 +153,8 @@ static void
 nearby_page_loader_resolve (NearbyPageLoader   *self,
                             NearbyObject       *object,
                             NearbyUrlPolicy     policy,
-                            NearbyResolveFlags  flags)
+                            NearbyResolveFlags  flags,
+                            GTask              *batch)
 {
   LookUp *look_up;
   GCancellable *previous = g_hash_table_lookup (self->in_flight, object);
@@ -145,6 +171,7 @@ nearby_page_loader_resolve (NearbyPageLoader   *self,
   look_up->self = g_object_ref (self);
   look_up->object = g_object_ref (object);
   look_up->cancellable = g_cancellable_new ();
+  look_up->batch = batch != NULL ? g_object_ref (batch) : NULL;
   g_hash_table_replace (self->in_flight, g_object_ref (object),
                         g_object_ref (look_up->cancellable));
 
@@ -209,7 +236,8 @@ nearby_page_loader_consider (NearbyPageLoader *self,
 
   /* The resolver reads the cache itself; without a look-up, the cache alone fills the row. */
   if (nearby_page_loader_wants_automatic (self))
-    nearby_page_loader_resolve (self, object, self->effective_policy, NEARBY_RESOLVE_FLAGS_NONE);
+    nearby_page_loader_resolve (self, object, self->effective_policy, NEARBY_RESOLVE_FLAGS_NONE,
+                                NULL);
   else if (nearby_object_get_page (object) == NULL)
     nearby_page_loader_show_cached (self, object);
 }
@@ -296,24 +324,66 @@ nearby_page_loader_look_up (NearbyPageLoader *self,
     return;
 
   nearby_page_loader_resolve (self, object, NEARBY_URL_POLICY_EXPLICIT,
-                              refresh ? NEARBY_RESOLVE_FLAGS_REFRESH : NEARBY_RESOLVE_FLAGS_NONE);
+                              refresh ? NEARBY_RESOLVE_FLAGS_REFRESH : NEARBY_RESOLVE_FLAGS_NONE,
+                              NULL);
 }
 
 void
-nearby_page_loader_look_up_all (NearbyPageLoader *self,
-                                gboolean          refresh)
+nearby_page_loader_look_up_all_async (NearbyPageLoader    *self,
+                                      gboolean             refresh,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
 {
+  g_autoptr(GTask) task = NULL;
+  Batch *batch;
   guint n;
 
   g_return_if_fail (NEARBY_IS_PAGE_LOADER (self));
 
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, nearby_page_loader_look_up_all_async);
+  batch = g_new0 (Batch, 1);
+  g_task_set_task_data (task, batch, g_free);
+
+  /* One more than the look-ups, so that a look-up answered from a cache at once cannot end
+   * the batch before the last one is started. */
+  batch->n_pending = 1;
   n = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(NearbyObject) object = g_list_model_get_item (G_LIST_MODEL (self->objects), i);
 
-      nearby_page_loader_look_up (self, object, refresh);
+      if (!nearby_object_get_browsable (object))
+        continue;
+
+      batch->n_pending++;
+      batch->n_looked_up++;
+      nearby_page_loader_resolve (self, object, NEARBY_URL_POLICY_EXPLICIT,
+                                  refresh ? NEARBY_RESOLVE_FLAGS_REFRESH : NEARBY_RESOLVE_FLAGS_NONE,
+                                  task);
     }
+  batch_look_up_done (task, NULL);
+}
+
+guint
+nearby_page_loader_look_up_all_finish (NearbyPageLoader  *self,
+                                       GAsyncResult      *result,
+                                       guint             *n_found,
+                                       GError           **error)
+{
+  Batch *batch;
+  gssize n_looked_up;
+
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), 0);
+  g_return_val_if_fail (g_task_is_valid (result, self), 0);
+
+  batch = g_task_get_task_data (G_TASK (result));
+  if (n_found != NULL)
+    *n_found = batch->n_found;
+  n_looked_up = g_task_propagate_int (G_TASK (result), error);
+
+  return n_looked_up > 0 ? (guint) n_looked_up : 0;
 }
 
 NearbyPageLoader *

@@ -54,8 +54,17 @@ void              nearby_page_loader_set_demo         (NearbyPageLoader *self,
 void              nearby_page_loader_look_up          (NearbyPageLoader *self,
                                                        NearbyObject     *object,
                                                        gboolean          refresh);
-/* The same for every browsable object in the list (the refresh button). */
-void              nearby_page_loader_look_up_all      (NearbyPageLoader *self,
-                                                       gboolean          refresh);
+/* The same for every browsable object in the list (the refresh button). Finishes once every
+ * look-up has ended: returns how many objects were looked up, and in @n_found how many of them
+ * gave a page. */
+void              nearby_page_loader_look_up_all_async  (NearbyPageLoader    *self,
+                                                         gboolean             refresh,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
+guint             nearby_page_loader_look_up_all_finish (NearbyPageLoader    *self,
+                                                         GAsyncResult        *result,
+                                                         guint               *n_found,
+                                                         GError             **error);
 
 G_END_DECLS

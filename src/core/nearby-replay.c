@@ -108,6 +108,30 @@ set_state (NearbyReplay      *self,
                               message);
 }
 
+/* The end of the capture. Skipped lines are said there, the first with its reason: a capture
+ * whose lines were all skipped did not replay anything, and should not look as if it had. */
+static void
+finish (NearbyReplay *self)
+{
+  g_autofree char *message = NULL;
+  const char *first = self->errors->len > 1 ? g_ptr_array_index (self->errors, 0) : NULL;
+
+  if (self->n_errors > 0 && self->n_sightings == 0)
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "Nothing was replayed: the capture’s %u line was skipped (%s).",
+                                            "Nothing was replayed: all %u lines of the capture were skipped (the first: %s).",
+                                            self->n_errors),
+                               self->n_errors, first);
+  else if (self->n_errors > 0)
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "The capture has been replayed, except %u line that was skipped (%s).",
+                                            "The capture has been replayed, except %u lines that were skipped (the first: %s).",
+                                            self->n_errors),
+                               self->n_errors, first);
+
+  set_state (self, NEARBY_SOURCE_STATE_FINISHED, message);
+}
+
 /* @message says where: "line 7: ..." or "record 7: ...". */
 static void
 report_error (NearbyReplay *self,
@@ -461,7 +485,7 @@ play_reports (NearbyReplay *self)
 
       if (sighting == NULL)
         {
-          set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
+          finish (self);
           return;
         }
       if (schedule (self, sighting))
@@ -522,7 +546,7 @@ on_line_read (GObject      *object,
 
   if (line == NULL)
     {
-      set_state (self, NEARBY_SOURCE_STATE_FINISHED, NULL);
+      finish (self);
       return;
     }
 

@@ -420,14 +420,46 @@ preferences_action (GSimpleAction *action,
 }
 
 static void
+on_refreshed (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(NearbyApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  guint n_found = 0;
+  guint n_looked_up;
+
+  n_looked_up = nearby_page_loader_look_up_all_finish (NEARBY_PAGE_LOADER (source), result,
+                                                       &n_found, &error);
+  if (error != NULL)
+    return;
+  if (n_looked_up == 0)
+    message = g_strdup (_("Nothing to look up"));
+  else if (n_found == n_looked_up)
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Looked up %u page",
+                                            "Looked up %u pages", n_looked_up),
+                               n_looked_up);
+  else
+    /* Translators: the first number is of pages looked up, the second of those without one */
+    message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "Looked up %u page, %u not found",
+                                            "Looked up %u pages, %u not found", n_looked_up),
+                               n_looked_up, n_looked_up - n_found);
+  _nearby_application_toast (self, message);
+}
+
+static void
 refresh_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
   NearbyApplication *self = user_data;
 
-  /* The refresh button is the user asking: every object, every address, fresh from the web. */
-  nearby_page_loader_look_up_all (self->page_loader, TRUE);
+  /* The refresh button is the user asking: every object, every address, fresh from the web;
+   * what it did is said when the last answer is in. */
+  nearby_page_loader_look_up_all_async (self->page_loader, TRUE, self->cancellable,
+                                        on_refreshed, g_object_ref (self));
 }
 
 static void
@@ -720,6 +752,9 @@ _nearby_application_actions_init (NearbyApplication *self)
                                          (const char *[]) { "<primary>q", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
                                          (const char *[]) { "<primary>comma", NULL });
+  /* Every window of the app: the main window, Preferences and each Details. */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "window.close",
+                                         (const char *[]) { "<primary>w", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh",
                                          (const char *[]) { "<primary>r", "F5", NULL });
 }

@@ -70,7 +70,9 @@ nearby_application_get_needs_privacy_choice (NearbyApplication *self)
 {
   g_return_val_if_fail (NEARBY_IS_APPLICATION (self), TRUE);
 
-  if (nearby_application_get_developer_mode (self))
+  /* The demo's pages are served by this computer: looking them up tells nobody anything, so
+   * there is nothing to choose before it shows them. */
+  if (nearby_application_get_developer_mode (self) || self->start_demo || self->demo != NULL)
     return FALSE;
 
   return self->settings == NULL || !g_settings_get_boolean (self->settings, "privacy-choice-made");
@@ -153,6 +155,7 @@ _nearby_application_start_demo (NearbyApplication *self)
     }
 
   nearby_application_set_source (self, NEARBY_SOURCE (self->demo));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEEDS_PRIVACY_CHOICE]);
 }
 
 /* History → objects: favourites and how often the user opened each one feed the ranking. */

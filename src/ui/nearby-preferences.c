@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "nearby-preferences.h"
 
@@ -22,7 +23,7 @@ struct _NearbyPreferences
   GtkSwitch            *show_invisible_switch;
   GtkAdjustment        *stale_adjustment;
   GtkAdjustment        *expiry_adjustment;
-  GtkAdjustment        *path_loss_adjustment;
+  AdwComboRow          *surroundings_row;
   GtkSwitch            *developer_switch;
   GtkListBox           *hidden_sites_list;
 };
@@ -36,6 +37,39 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* Surroundings → the distance model's path-loss exponent: 2 in open space, 4 where walls absorb
+ * most of the signal. An exponent set by hand (the key takes 1.5 to 4) shows as the nearest. */
+static const double surroundings_exponents[] = { 2.0, 3.0, 4.0 };
+
+static gboolean
+exponent_to_position (GValue   *value,
+                      GVariant *variant,
+                      gpointer  user_data)
+{
+  double exponent = g_variant_get_double (variant);
+  guint nearest = 0;
+
+  for (guint i = 1; i < G_N_ELEMENTS (surroundings_exponents); i++)
+    if (fabs (exponent - surroundings_exponents[i]) < fabs (exponent - surroundings_exponents[nearest]))
+      nearest = i;
+  g_value_set_uint (value, nearest);
+
+  return TRUE;
+}
+
+static GVariant *
+position_to_exponent (const GValue       *value,
+                      const GVariantType *expected_type,
+                      gpointer            user_data)
+{
+  guint position = g_value_get_uint (value);
+
+  if (position >= G_N_ELEMENTS (surroundings_exponents))
+    return NULL;
+
+  return g_variant_new_double (surroundings_exponents[position]);
+}
 
 /* The combo row lists the policies in the order of the schema's enum values. */
 static gboolean
@@ -169,7 +203,7 @@ nearby_preferences_class_init (NearbyPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, show_invisible_switch);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, stale_adjustment);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, expiry_adjustment);
-  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, path_loss_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, surroundings_row);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, developer_switch);
   gtk_widget_class_bind_template_child (widget_class, NearbyPreferences, hidden_sites_list);
 }
@@ -190,8 +224,10 @@ nearby_preferences_init (NearbyPreferences *self)
                    self->stale_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "expiry-seconds",
                    self->expiry_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "path-loss-exponent",
-                   self->path_loss_adjustment, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (self->settings, "path-loss-exponent",
+                                self->surroundings_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT,
+                                exponent_to_position, position_to_exponent, NULL, NULL);
   g_settings_bind (self->settings, "developer-mode",
                    self->developer_switch, "active", G_SETTINGS_BIND_DEFAULT);
 }

@@ -41,6 +41,7 @@ struct _NearbyWindow
   GtkListView          *list_view;
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
+  AdwStatusPage        *finished_page;
   AdwWindowTitle       *window_title;
   GtkSearchBar         *search_bar;
   GtkEditable          *search_entry;
@@ -171,6 +172,16 @@ nearby_window_update_page (NearbyWindow *self)
       gtk_widget_set_visible (self->error_actions, bluetooth);
     }
 
+  if (g_str_equal (page, "finished"))
+    {
+      g_autofree char *message = nearby_source_dup_state_message (self->source);
+
+      adw_status_page_set_description (self->finished_page,
+                                       message != NULL
+                                       ? message
+                                       : _("Every sighting in the capture has been replayed."));
+    }
+
   /* Beacons are rare: with nothing around, the demo shows what Nearby would show. Not during
    * a replay, or the demo, whose objects would mix with the ones it shows. */
   gtk_widget_set_visible (self->searching_demo_button, NEARBY_IS_SCANNER (self->source));
@@ -192,11 +203,15 @@ nearby_window_update_page (NearbyWindow *self)
     }
   gtk_stack_set_visible_child_name (self->stack, page);
   /* Search is for a list: typing on a status page (the first-run question, an error) does not
-   * open a search bar over nothing. A search that finds nothing still has a list behind it. */
+   * open a search bar over nothing. A search that finds nothing still has a list behind it.
+   * Refresh is also there where the list is empty: it says what it did ("Nothing to look up"),
+   * where a button that comes and goes with the objects would move under the pointer. */
   {
     gboolean searchable = g_str_equal (page, "list") || g_str_equal (page, "no-results");
 
-    gtk_widget_set_visible (self->refresh_button, searchable);
+    gtk_widget_set_visible (self->refresh_button,
+                            searchable || g_str_equal (page, "searching") ||
+                            g_str_equal (page, "hidden") || g_str_equal (page, "finished"));
     gtk_widget_set_visible (self->search_button, searchable);
     gtk_search_bar_set_key_capture_widget (self->search_bar, searchable ? GTK_WIDGET (self) : NULL);
   }
@@ -818,6 +833,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, finished_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_entry);

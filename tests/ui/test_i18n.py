@@ -42,9 +42,9 @@ class GermanTest(TranslatedTestCase):
 
     def test_first_run_in_german_fits_a_narrow_window(self):
         self.start_app()
-        self.wait_page(self.tr('Looking Up Pages'))
+        self.wait_page(self.tr('When May Nearby Look Up Pages?'))
         ask = self.wait_find(name=self.tr('_Ask Me Each Time'), role=pyatspi.ROLE_PUSH_BUTTON)
-        self.wait_find(name=self.tr('_Look Up Secure Pages Automatically'),
+        self.wait_find(name=self.tr('_Secure Pages Automatically'),
                        role=pyatspi.ROLE_PUSH_BUTTON)
         self.assertLessEqual(self.window_extents().width, NARROWEST,
                              'long German words widened the window')
@@ -83,7 +83,7 @@ class GermanTest(TranslatedTestCase):
 
         self.click(self.wait_find(name=self.tr('Main Menu'), role=pyatspi.ROLE_PUSH_BUTTON))
         self.click(self.wait_find(name=self.tr('_Preferences'), role=pyatspi.ROLE_MENU_ITEM))
-        self.wait_find(name=self.tr('_Distance Calibration'), what='the calibration row')
+        self.wait_find(name=self.tr('_Surroundings'), what='the surroundings row')
         self.screenshot('de-preferences')
 
 
