@@ -648,6 +648,8 @@ nearby_application_show_details (NearbyApplication *self,
   if (inspector == NULL)
     {
       inspector = nearby_inspector_new (object, self->objects);
+      g_object_bind_property (self, "developer-mode", inspector, "developer-mode",
+                              G_BINDING_SYNC_CREATE);
       gtk_window_set_transient_for (GTK_WINDOW (inspector),
                                     GTK_WINDOW (_nearby_application_get_window (self)));
       gtk_window_set_destroy_with_parent (GTK_WINDOW (inspector), TRUE);

@@ -19,6 +19,7 @@
 #include "nearby-object-json.h"
 #include "nearby-object-row.h"
 #include "nearby-signal-graph.h"
+#include "nearby-url-policy.h"
 
 
 typedef struct {
@@ -39,9 +40,18 @@ struct _NearbyInspector
   GPtrArray           *page_rows;
   NearbyPage          *shown_page;   /* what the page log was last filled from */
 
+  gboolean             developer_mode;
+  gboolean             shown_favourite;
+
   AdwToastOverlay     *toast_overlay;
   AdwWindowTitle      *window_title;
   GtkLabel            *title_label;
+  GtkLabel            *description_label;
+  GtkWidget           *open_button;
+  GtkButton           *favourite_button;
+  GtkLabel            *site_value;
+  GtkLabel            *security_value;
+  GtkExpander         *developer_expander;
   GtkLabel            *url_label;
   GtkLabel            *state_label;
   NearbySignalGraph   *graph;
@@ -63,6 +73,7 @@ enum {
   PROP_OBJECT,
   PROP_OBJECTS,
   PROP_EXPIRED,
+  PROP_DEVELOPER_MODE,
   N_PROPS
 };
 
@@ -81,6 +92,30 @@ nearby_inspector_new (NearbyObject     *object,
                        "object", object,
                        "objects", objects,
                        NULL);
+}
+
+gboolean
+nearby_inspector_get_developer_mode (NearbyInspector *self)
+{
+  g_return_val_if_fail (NEARBY_IS_INSPECTOR (self), FALSE);
+
+  return self->developer_mode;
+}
+
+/* Developers find the page log, the timings and the frames open; everyone else can open them. */
+void
+nearby_inspector_set_developer_mode (NearbyInspector *self,
+                                     gboolean         developer_mode)
+{
+  g_return_if_fail (NEARBY_IS_INSPECTOR (self));
+
+  developer_mode = !!developer_mode;
+  if (self->developer_mode == developer_mode)
+    return;
+
+  self->developer_mode = developer_mode;
+  gtk_expander_set_expanded (self->developer_expander, developer_mode);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
 }
 
 NearbyObject *
@@ -321,6 +356,80 @@ nearby_inspector_update_page (NearbyInspector *self)
   nearby_inspector_set_page_log (self, (const char *const *) lines);
 }
 
+/* What a person should know before opening the page, in a sentence: the row's badge, said
+ * in full. */
+static const char *
+security_for (NearbyObject *object)
+{
+  const char *url = nearby_object_get_url (object);
+  NearbyPage *page = nearby_object_get_page (object);
+  NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
+  g_autofree char *host = NULL;
+
+  if (url == NULL)
+    return _("No web page");
+  if (!nearby_object_get_browsable (object))
+    return _("Cannot be opened: not a web page");
+
+  host = nearby_url_display_host (url, &flags);
+  if (flags & NEARBY_URL_DISPLAY_HAS_USERINFO)
+    return _("Misleading address: the site is not the one named first");
+  if (host != NULL)
+    {
+      switch (nearby_url_policy_classify_host (host))
+        {
+        case NEARBY_ADDRESS_LOOPBACK:
+          return _("Served by this computer");
+        case NEARBY_ADDRESS_LOCAL:
+          return _("On the local network");
+        case NEARBY_ADDRESS_PUBLIC:
+        default:
+          break;
+        }
+    }
+  if (g_str_has_prefix (url, "http:"))
+    return _("Not secure: the page is sent unencrypted");
+  if (page == NULL || page->error != NULL)
+    return _("Unverified: not looked up");
+
+  return _("Secure connection");
+}
+
+static void
+nearby_inspector_update_summary (NearbyInspector *self)
+{
+  NearbyObject *object = self->object;
+  const char *description = nearby_object_get_description (object);
+  const char *url = nearby_object_get_url (object);
+  g_autofree char *site = url != NULL ? nearby_url_display_host (url, NULL) : NULL;
+  gboolean openable = url != NULL && nearby_object_get_browsable (object);
+  gboolean favourite;
+
+  gtk_label_set_label (self->description_label, description);
+  gtk_widget_set_visible (GTK_WIDGET (self->description_label),
+                          description != NULL && *description != '\0');
+  gtk_label_set_label (self->site_value, site != NULL ? site : _("None"));
+  gtk_label_set_label (self->security_value, security_for (object));
+
+  /* Objects without a web page have nothing to open or to keep. */
+  gtk_widget_set_visible (self->open_button, openable);
+  gtk_widget_set_visible (GTK_WIDGET (self->favourite_button), url != NULL);
+  favourite = nearby_object_get_favourite (object);
+  if (favourite != self->shown_favourite || gtk_button_get_label (self->favourite_button) == NULL)
+    {
+      /* The accessible name is set too: GTK 4.8 does not tell screen readers that a button's
+       * label changed, and the button is what says the favourite was added. */
+      gtk_button_set_label (self->favourite_button,
+                            favourite ? _("_Remove From Favourites") : _("_Add to Favourites"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->favourite_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      favourite ? _("Remove From Favourites")
+                                                : _("Add to Favourites"),
+                                      -1);
+      self->shown_favourite = favourite;
+    }
+}
+
 static void
 nearby_inspector_update (NearbyInspector *self)
 {
@@ -340,6 +449,7 @@ nearby_inspector_update (NearbyInspector *self)
   adw_window_title_set_subtitle (self->window_title, title);
 
   gtk_label_set_label (self->url_label, url != NULL ? url : _("No web address"));
+  nearby_inspector_update_summary (self);
 
   if (self->expired)
     set_state (self, _("No longer heard"), "error");
@@ -503,6 +613,7 @@ static void
 nearby_inspector_constructed (GObject *object)
 {
   NearbyInspector *self = NEARBY_INSPECTOR (object);
+  g_autoptr(GVariant) key = NULL;
 
   G_OBJECT_CLASS (nearby_inspector_parent_class)->constructed (object);
 
@@ -518,6 +629,15 @@ nearby_inspector_constructed (GObject *object)
                                                 nearby_object_get_key (self->object)) != self->object)
         self->expired = TRUE;
     }
+
+  /* The key before the action: GTK 4.8 leaves a button insensitive for good when it meets an
+   * action that takes a parameter before it has the target. The key stays the same when the
+   * inspector follows the object heard again. */
+  key = g_variant_ref_sink (g_variant_new_string (nearby_object_get_key (self->object)));
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->open_button), key);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "app.open-object");
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->favourite_button), key);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->favourite_button), "app.toggle-favourite");
 
   nearby_inspector_set_page_log (self, NULL);
   nearby_inspector_update (self);
@@ -571,6 +691,10 @@ nearby_inspector_get_property (GObject    *object,
       g_value_set_boolean (value, self->expired);
       break;
 
+    case PROP_DEVELOPER_MODE:
+      g_value_set_boolean (value, self->developer_mode);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -592,6 +716,10 @@ nearby_inspector_set_property (GObject      *object,
 
     case PROP_OBJECTS:
       g_set_object (&self->objects, g_value_get_object (value));
+      break;
+
+    case PROP_DEVELOPER_MODE:
+      nearby_inspector_set_developer_mode (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -625,6 +753,10 @@ nearby_inspector_class_init (NearbyInspectorClass *klass)
     g_param_spec_boolean ("expired", NULL, NULL,
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_DEVELOPER_MODE] =
+    g_param_spec_boolean ("developer-mode", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (NEARBY_TYPE_SIGNAL_GRAPH);
@@ -633,6 +765,12 @@ nearby_inspector_class_init (NearbyInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, window_title);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, title_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, description_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, open_button);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, favourite_button);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, site_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, security_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, developer_expander);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, url_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, state_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, graph);

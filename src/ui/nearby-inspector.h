@@ -1,4 +1,5 @@
-/* nearby-inspector.h: everything Nearby knows about one object, for developers
+/* nearby-inspector.h: one object in full: a summary with Open and Favourite for everyone,
+ * and under "Developer Details" the page log, the timings and the frames
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,6 +22,10 @@ NearbyInspector *nearby_inspector_new           (NearbyObject       *object,
 NearbyObject    *nearby_inspector_get_object    (NearbyInspector    *self);
 /* TRUE once the list dropped the object; the inspector keeps showing its last data. */
 gboolean         nearby_inspector_get_expired   (NearbyInspector    *self);
+/* Developer mode opens the developer details (page log, timings, frames) from the start. */
+gboolean         nearby_inspector_get_developer_mode (NearbyInspector *self);
+void             nearby_inspector_set_developer_mode (NearbyInspector *self,
+                                                      gboolean         developer_mode);
 /* What the resolver did for the object, one line per step (redirects, status codes, timings,
  * why it was not looked up). NULL or empty shows "Not looked up yet". */
 void             nearby_inspector_set_page_log  (NearbyInspector    *self,

@@ -450,8 +450,12 @@ class NearbyTestCase(unittest.TestCase):
 
     def press_control_i(self):
         """Ctrl+I: in developer mode, the Details of the focused row's object."""
+        self.press_control('i')
+
+    def press_control(self, letter):
+        """Ctrl and a letter (Ctrl+W, Ctrl+R), in the window that has the keyboard focus."""
         pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_CONTROL_L, None, pyatspi.KEY_PRESS)
-        pyatspi.Registry.generateKeyboardEvent(0x69, None, pyatspi.KEY_SYM)
+        pyatspi.Registry.generateKeyboardEvent(ord(letter), None, pyatspi.KEY_SYM)
         pyatspi.Registry.generateKeyboardEvent(self.KEYCODE_CONTROL_L, None, pyatspi.KEY_RELEASE)
 
     def describe_focus(self):

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
-"""The Details window a beacon developer opens for an object: the URL, every frame each address
-sent (a TLM frame's battery included), the signal graph, copying it all as JSON, Escape.
+"""The Details window: for everyone, a summary (title, description, site, distance, security)
+with Open and Add to Favourites; for a beacon developer, under Developer Details, the URL, every
+frame each address sent (a TLM frame's battery included), the signal graph, the page log,
+copying it all as JSON, Escape and Ctrl+W.
 
 It is opened from the keyboard: Tab to a row's “More about …” button, then Ctrl+I (developer
 mode) opens the inspector of that row's object, as the button's menu item “Details” does."""
@@ -131,6 +133,73 @@ class DemoInspectorTest(InspectorTestCase):
 
 
 
+class EveryoneInspectorTest(InspectorTestCase):
+    """Details without developer mode, from the row menu: the summary first, the developer
+    details closed until asked for."""
+    app_args = ['--demo']
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
+
+    def setUp(self):
+        super().setUp()
+        self.install_fake_browser()
+
+    def test_summary_with_open_and_favourite(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Bluebird Café')
+        self.click(self.wait_find(self.app, name='Details', role=pyatspi.ROLE_MENU_ITEM))
+        inspector = self.wait_for_inspector()
+
+        texts = self.labels_in(inspector)
+        self.assertIn('Bluebird Café', texts)
+        self.assertTrue(any(text.startswith('Order ahead and skip the queue') for text in texts),
+                        f'the page’s description in the summary (have {texts})')
+        self.assertIn('127.0.0.1', texts, 'the site')
+        self.assertIn('Served by this computer', texts, 'the security, said in full')
+        self.assertTrue(any(text.endswith(' m') and 'about' in text for text in texts),
+                        'the distance')
+        # The frames and the page log are for developers: closed, so not on screen.
+        self.assertNotIn('Eddystone-URL', texts)
+        self.assertFalse(any(text.startswith('HTTP 200 from') for text in texts))
+        expander = self.wait_find(inspector, name='Developer Details', role=pyatspi.ROLE_PUSH_BUTTON,
+                                  what='the expander')
+        self.assertFalse(expander.getState().contains(pyatspi.STATE_EXPANDED))
+        self.screenshot('inspector-summary')
+
+        # Add to Favourites says it did: the button turns into its opposite, and so does the
+        # row menu's item.
+        self.click(self.wait_find(inspector, name='Add to Favourites',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_find(inspector, name='Remove From Favourites', role=pyatspi.ROLE_PUSH_BUTTON,
+                       what='the button after adding the favourite')
+
+        self.click(self.wait_find(inspector, name='Open', role=pyatspi.ROLE_PUSH_BUTTON))
+        wait_for(lambda: any(url.endswith('/cafe/') for url in self.opened_urls()),
+                 what=f'the café’s page opened in the browser (have {self.opened_urls()})')
+
+        # The developer details open when asked for.
+        self.click(expander)
+        wait_for(lambda: 'Eddystone-URL' in self.labels_in(inspector),
+                 what='the frames once Developer Details is open')
+        self.assertTrue(any(text.startswith('HTTP 200 from') for text in self.labels_in(inspector)),
+                        'the page log')
+
+        # Ctrl+W closes Details, as any GNOME window.
+        for _ in range(3):
+            self.give_focus(inspector)
+            self.press_control('w')
+            try:
+                wait_for(lambda: not self.inspectors(), timeout=6, what='Ctrl+W to close Details')
+                break
+            except AssertionError:
+                continue
+        self.assertFalse(self.inspectors(), 'Ctrl+W does not close Details')
+
+        self.open_row_menu('Bluebird Café')
+        self.wait_find(self.app, name='Remove From Favourites', role=pyatspi.ROLE_MENU_ITEM,
+                       what='the favourite in the row menu')
+
+
 class ReplayInspectorTest(InspectorTestCase):
     """A finished replay: the row menu's Details, and the bytes behind every frame. (That an
     expired object keeps its inspector is tested in test-inspector.c: here the list, engaged by
@@ -160,7 +229,13 @@ class ReplayInspectorTest(InspectorTestCase):
 
         texts = self.labels_in(inspector)
         self.assertIn('https://example.com', texts)
-        self.assertIn('C0:FF:EE:00:00:01', texts)
+        self.assertIn('Unverified: not looked up', texts, 'the security of a page never fetched')
+        self.assertNotIn('C0:FF:EE:00:00:01', texts, 'the frames are for developers')
+        self.click(self.wait_find(inspector, name='Developer Details', role=pyatspi.ROLE_PUSH_BUTTON,
+                                  what='the expander'))
+        wait_for(lambda: 'C0:FF:EE:00:00:01' in self.labels_in(inspector),
+                 what='the frames under Developer Details')
+        texts = self.labels_in(inspector)
         self.assertIn('C0:FF:EE:00:00:02', texts, 'every address that broadcast the URL')
         self.assertIn('Service data 0xFEAA: 10 ec 03 65 78 61 6d 70 6c 65 07', texts)
         self.assertTrue(any(text.startswith('Service data 0xFEAA: 20 00 0b b8') for text in texts),
