@@ -49,8 +49,8 @@ struct _NearbyInspector
   GtkLabel            *description_label;
   GtkWidget           *open_button;
   GtkButton           *favourite_button;
-  GtkLabel            *site_value;
-  GtkLabel            *security_value;
+  AdwActionRow        *site_row;
+  AdwActionRow        *security_row;
   GtkExpander         *developer_expander;
   GtkLabel            *url_label;
   GtkLabel            *state_label;
@@ -408,8 +408,8 @@ nearby_inspector_update_summary (NearbyInspector *self)
   gtk_label_set_label (self->description_label, description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label),
                           description != NULL && *description != '\0');
-  gtk_label_set_label (self->site_value, site != NULL ? site : _("None"));
-  gtk_label_set_label (self->security_value, security_for (object));
+  adw_action_row_set_subtitle (self->site_row, site != NULL ? site : _("None"));
+  adw_action_row_set_subtitle (self->security_row, security_for (object));
 
   /* Objects without a web page have nothing to open or to keep. */
   gtk_widget_set_visible (self->open_button, openable);
@@ -768,8 +768,8 @@ nearby_inspector_class_init (NearbyInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, description_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, open_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, favourite_button);
-  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, site_value);
-  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, security_value);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, site_row);
+  gtk_widget_class_bind_template_child (widget_class, NearbyInspector, security_row);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, developer_expander);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, url_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyInspector, state_label);
