@@ -264,6 +264,54 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   g_assert_cmpuint (requests, ==, 0);
 }
 
+static void
+on_looked_up_all (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  guint *counts = user_data;
+  g_autoptr(GError) error = NULL;
+
+  counts[0] = nearby_page_loader_look_up_all_finish (NEARBY_PAGE_LOADER (source), result,
+                                                     &counts[1], &error);
+  g_assert_no_error (error);
+  counts[2] = TRUE;
+}
+
+/* The refresh button says what it did once every answer is in: how many pages it looked up,
+ * and how many of them were not found. */
+static void
+test_look_up_all_counts (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *missing_url = g_strdup_printf ("http://127.0.0.1:%u/missing", port);
+  g_autoptr(NearbySighting) sighting = NULL;
+  NearbyFrame frame = nearby_test_url_frame (missing_url, -20);
+  NearbyObject *object;
+  guint counts[3] = { 0 };
+
+  /* Nothing in the list: nothing to look up, said at once. */
+  nearby_page_loader_look_up_all_async (fixture->loader, TRUE, NULL, on_looked_up_all, counts);
+  WAIT_UNTIL (counts[2]);
+  g_assert_cmpuint (counts[0], ==, 0);
+  g_assert_cmpuint (requests, ==, 0);
+
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_ASK);
+  object = see_beacon (fixture);
+  sighting = nearby_sighting_new ("C0:FF:EE:00:00:02", g_get_real_time (), -60, &frame, NULL, 0);
+  nearby_object_list_add_sighting (fixture->list, sighting);
+  nearby_object_list_flush (fixture->list);
+
+  WAIT_UNTIL (g_list_model_get_n_items (G_LIST_MODEL (fixture->list)) == 2);
+  memset (counts, 0, sizeof counts);
+  nearby_page_loader_look_up_all_async (fixture->loader, TRUE, NULL, on_looked_up_all, counts);
+  WAIT_UNTIL (counts[2]);
+  g_assert_cmpuint (counts[0], ==, 2);
+  g_assert_cmpuint (counts[1], ==, 1);
+  /* Finished means done: the page is on its object by then. */
+  g_assert_cmpstr (nearby_object_get_title (object), ==, "Alpha Kiosk");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -284,6 +332,7 @@ main (int   argc,
   ADD ("/page-loader/never-shows-only-the-cache", test_never_shows_only_the_cache);
   ADD ("/page-loader/developer-mode-looks-up-everything", test_developer_mode_looks_up_everything);
   ADD ("/page-loader/demo-pages-are-looked-up", test_demo_pages_are_looked_up);
+  ADD ("/page-loader/look-up-all-counts", test_look_up_all_counts);
 #undef ADD
 
   status = g_test_run ();

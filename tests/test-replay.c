@@ -139,6 +139,11 @@ test_good_capture (void)
   g_assert_cmpuint (recorder.error_lines->len, ==, 0);
   g_assert_cmpuint (nearby_replay_get_n_errors (replay), ==, 0);
   g_assert_null (nearby_replay_get_errors (replay)[0]);
+  {
+    g_autofree char *message = nearby_source_dup_state_message (NEARBY_SOURCE (replay));
+
+    g_assert_null (message);
+  }
 
   g_assert_cmpstr (recorder.addresses->pdata[0], ==, "C0:FF:EE:00:00:01");
   g_assert_cmpstr (recorder.addresses->pdata[2], ==, "C0:FF:EE:00:00:02");
@@ -336,6 +341,7 @@ test_bad_lines (void)
   };
   Recorder recorder;
   g_autoptr(NearbyReplay) replay = NULL;
+  g_autofree char *message = NULL;
   const char * const *errors;
 
   recorder_init (&recorder);
@@ -363,6 +369,35 @@ test_bad_lines (void)
   g_assert_cmpstr (recorder.addresses->pdata[1], ==, "C0:FF:EE:00:00:02");
   g_assert_cmpstr (recorder.addresses->pdata[2], ==, "C0:FF:EE:00:00:03");
   g_assert_cmpint (g_array_index (recorder.rssi, int, 2), ==, -66);
+
+  /* The end says what was skipped, and why the first one was. */
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (replay));
+  g_assert_true (g_str_has_prefix (message, "The capture has been replayed, except 14 lines that "
+                                            "were skipped. The first one:\nline 2: not JSON"));
+
+  recorder_clear (&recorder);
+}
+
+/* A capture none of whose lines could be replayed must not end as if it had been. */
+static void
+test_all_lines_bad (void)
+{
+  Recorder recorder;
+  g_autoptr(NearbyReplay) replay = NULL;
+  g_autofree char *message = NULL;
+
+  recorder_init (&recorder);
+  replay = replay_for ("capture-all-bad.jsonl", 0.0, &recorder);
+  nearby_replay_start (replay);
+  wait_until_done (replay);
+
+  g_assert_cmpint (nearby_source_get_state (NEARBY_SOURCE (replay)), ==,
+                   NEARBY_SOURCE_STATE_FINISHED);
+  g_assert_cmpuint (recorder.addresses->len, ==, 0);
+  g_assert_cmpuint (nearby_replay_get_n_errors (replay), ==, 3);
+  message = nearby_source_dup_state_message (NEARBY_SOURCE (replay));
+  g_assert_true (g_str_has_prefix (message, "Nothing was replayed: all 3 lines of the capture "
+                                            "were skipped. The first one:\nline 1: not JSON"));
 
   recorder_clear (&recorder);
 }
@@ -575,6 +610,7 @@ main (int   argc,
   g_test_add_func ("/replay/btsnoop-large", test_btsnoop_large);
   g_test_add_func ("/replay/btsnoop-unknown-datalink", test_btsnoop_unknown_datalink);
   g_test_add_func ("/replay/bad-lines", test_bad_lines);
+  g_test_add_func ("/replay/all-lines-bad", test_all_lines_bad);
   g_test_add_func ("/replay/empty-file", test_empty_file);
   g_test_add_func ("/replay/missing-file", test_missing_file);
   g_test_add_func ("/replay/hostile-lines", test_hostile_lines);

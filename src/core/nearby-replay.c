@@ -118,14 +118,14 @@ finish (NearbyReplay *self)
 
   if (self->n_errors > 0 && self->n_sightings == 0)
     message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                            "Nothing was replayed: the capture’s %u line was skipped (%s).",
-                                            "Nothing was replayed: all %u lines of the capture were skipped (the first: %s).",
+                                            "Nothing was replayed: the capture’s %u line was skipped:\n%s",
+                                            "Nothing was replayed: all %u lines of the capture were skipped. The first one:\n%s",
                                             self->n_errors),
                                self->n_errors, first);
   else if (self->n_errors > 0)
     message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                            "The capture has been replayed, except %u line that was skipped (%s).",
-                                            "The capture has been replayed, except %u lines that were skipped (the first: %s).",
+                                            "The capture has been replayed, except %u line that was skipped:\n%s",
+                                            "The capture has been replayed, except %u lines that were skipped. The first one:\n%s",
                                             self->n_errors),
                                self->n_errors, first);
 
