@@ -159,6 +159,8 @@ nearby_window_update_page (NearbyWindow *self)
     {
       g_autofree char *message = nearby_source_dup_state_message (self->source);
       gboolean bluetooth = NEARBY_IS_SCANNER (self->source);
+      /* The description is markup; a replay's message names its file, which may hold "&". */
+      g_autofree char *escaped = message != NULL ? g_markup_escape_text (message, -1) : NULL;
 
       /* bluetoothd's words ("org.bluez.Error.Failed") mean something to a developer only:
        * a plain sentence first, the words behind Details. A replay's or the demo's message is
@@ -167,7 +169,7 @@ nearby_window_update_page (NearbyWindow *self)
                                        bluetooth
                                        ? _("Bluetooth did not start looking for objects. "
                                            "Nearby keeps trying by itself.")
-                                       : message);
+                                       : escaped);
       gtk_label_set_label (self->error_details_label, bluetooth ? message : NULL);
       gtk_widget_set_visible (self->error_actions, bluetooth);
     }
@@ -175,10 +177,12 @@ nearby_window_update_page (NearbyWindow *self)
   if (g_str_equal (page, "finished"))
     {
       g_autofree char *message = nearby_source_dup_state_message (self->source);
+      /* A status page's description is markup; the message quotes the capture's lines. */
+      g_autofree char *escaped = message != NULL ? g_markup_escape_text (message, -1) : NULL;
 
       adw_status_page_set_description (self->finished_page,
-                                       message != NULL
-                                       ? message
+                                       escaped != NULL
+                                       ? escaped
                                        : _("Every sighting in the capture has been replayed."));
     }
 

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""The window's smaller controls, each checked by what a person sees afterwards: the refresh
+button and Ctrl+R say what they did, on the list and on an empty page; Ctrl+W closes the window;
+the demo asks no first-run question; a replay of bad lines says it replayed nothing and why;
+Preferences shows its times with their unit and the distance calibration as surroundings."""
+
+import configparser
+import os
+
+import pyatspi
+
+from nearbyui import NearbyTestCase, main, wait_for
+
+CHOSEN = {'privacy-choice-made': 'true'}
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data')
+
+
+class ControlsTestCase(NearbyTestCase):
+
+    def toast(self, text):
+        return self.wait_find(self.window, name=text, role=pyatspi.ROLE_LABEL,
+                              what=f'the toast “{text}”')
+
+    def press_in_window(self, letter):
+        """Ctrl+@letter in the main window, once it has the keyboard focus."""
+        self.give_focus()
+        self.press_control(letter)
+
+    def settings_value(self, key):
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read(os.path.join(self.tmp, 'config', 'glib-2.0', 'settings', 'keyfile'))
+        group = os.environ['NEARBY_APP_ID'].replace('.', '/')
+        return parser.get(group, key, fallback=None)
+
+
+class RefreshTest(ControlsTestCase):
+    app_args = ['--demo']
+    settings = dict(CHOSEN, **{'lookup-policy': "'automatic'"})
+
+    def test_refresh_says_how_many_pages_it_looked_up(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.click(self.wait_find(self.window, name='Look Up Pages Again',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
+        self.toast('Looked up 5 pages')
+        self.screenshot('refresh-toast')
+
+
+class EmptyPageTest(ControlsTestCase):
+    settings = CHOSEN
+
+    def test_refresh_on_an_empty_page_and_ctrl_w(self):
+        self.start_bluez().AddAdapter('hci0', True)
+        self.start_app()
+        self.wait_page('Looking for Nearby Objects…')
+        # The refresh button stays where it was, and says there was nothing to do.
+        self.wait_find(self.window, name='Look Up Pages Again', role=pyatspi.ROLE_PUSH_BUTTON)
+        self.press_in_window('r')
+        self.toast('Nothing to look up')
+        # The listening indicator says what it means.
+        self.wait_find(self.window, name='Listening for nearby objects', role=pyatspi.ROLE_IMAGE)
+
+        # Ctrl+W closes the window, and with its last window the app ends.
+        self.press_in_window('w')
+        wait_for(lambda: self.process.poll() is not None, what='Ctrl+W to close the window')
+        self.assertEqual(self.process.returncode, 0)
+
+
+class DemoAsksNothingTest(ControlsTestCase):
+    settings = {}
+
+    def test_demo_shows_its_objects_without_the_question(self):
+        self.start_app('--demo')
+        self.wait_page('Nearby objects')
+        self.wait_for_every_demo_row()
+        self.assertIsNone(self.find(self.window, name='When May Nearby Look Up Pages?'),
+                          'the first-run question in the demo')
+        # Nothing was chosen for the person: real beacons will still ask.
+        self.assertNotEqual(self.settings_value('privacy-choice-made'), 'true')
+
+
+class ReplayOfBadLinesTest(ControlsTestCase):
+    settings = CHOSEN
+
+    def test_a_replay_of_bad_lines_says_so(self):
+        self.start_app('--replay', os.path.join(DATA, 'capture-all-bad.jsonl'))
+        self.wait_page('Replay Finished')
+        said = ' '.join(self.texts(self.window))
+        self.assertIn('Nothing was replayed: all 3 lines of the capture were skipped.', said)
+        self.assertIn('line 1: not JSON', said, 'the first line’s reason')
+        self.assertNotIn('Every sighting in the capture has been replayed', said)
+        self.screenshot('replay-nothing-replayed')
+
+    def test_a_missing_capture_is_named_even_with_markup_in_its_name(self):
+        missing = os.path.join(self.tmp, 'Tom & Jerry <1>.jsonl')
+        self.start_app('--replay', missing)
+        self.wait_page('Cannot Look for Objects')
+        wait_for(lambda: any('Tom & Jerry <1>.jsonl' in text for text in self.texts(self.window)),
+                 what=f'the file named on the error page (have {self.texts(self.window)})')
+
+
+class PreferencesRowsTest(ControlsTestCase):
+    app_args = ['--demo']
+    settings = dict(CHOSEN, **{'path-loss-exponent': '3.6'})
+
+    def test_times_with_units_and_surroundings(self):
+        self.start_app()
+        self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.wait_find(name='Preferences', role=pyatspi.ROLE_MENU_ITEM))
+        preferences = self.wait_find(name='Preferences', role=pyatspi.ROLE_FRAME,
+                                     what='Preferences')
+        texts = self.texts(preferences)
+        self.assertEqual(texts.count('seconds'), 2, 'the unit after Fade After and Remove After')
+        for name in ('Fade after, in seconds', 'Remove after, in seconds'):
+            spin = self.find(preferences, contains=name)
+            self.assertIsNotNone(spin, f'a spin button that says its unit: “{name}” (have '
+                                       f'{[(n.getRoleName(), n.name) for n in self.find_all(preferences) if n.getRole() == pyatspi.ROLE_SPIN_BUTTON]})')
+        # The same words as the first-run question.
+        self.assertIn('Ask me each time', self.texts(preferences, role=None))
+        # An exponent set by hand shows as the nearest surroundings.
+        self.assertIn('Many walls', texts, f'the surroundings of exponent 3.6 (have {texts})')
+        self.assertNotIn('Distance Calibration', texts)
+        self.screenshot('preferences-rows')
+        self.give_focus(preferences)
+        self.press_keys('Escape')
+
+
+if __name__ == '__main__':
+    main()
