@@ -50,6 +50,8 @@ struct _NearbyWindow
   gboolean              needs_privacy_choice;
   gboolean              pointer_in_list;
   gboolean              focus_in_list;
+  gboolean              list_focused_at_start;
+  GtkWidget            *header_bar;
   gboolean              first_frame_logged;
   gboolean              on_screen;
   GdkSurface           *watched_surface;
@@ -69,6 +71,8 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void nearby_window_focus_list_at_start (NearbyWindow *self);
 
 const char *
 nearby_window_page_for (NearbySourceState state,
@@ -206,6 +210,8 @@ nearby_window_update_page (NearbyWindow *self)
       adw_window_title_set_subtitle (self->window_title, NULL);
     }
   gtk_stack_set_visible_child_name (self->stack, page);
+  if (g_str_equal (page, "list"))
+    nearby_window_focus_list_at_start (self);
   /* Search is for a list: typing on a status page (the first-run question, an error) does not
    * open a search bar over nothing. A search that finds nothing still has a list behind it.
    * Refresh is also there where the list is empty: it says what it did ("Nothing to look up"),
@@ -368,8 +374,11 @@ nearby_window_get_list_engaged (NearbyWindow *self)
 
   /* Focus left on the list of a window in the background (Details, Preferences, another app)
    * is nobody reading it. */
+  /* The focus the window puts on the list at start is nobody reading it either, until the
+   * person uses the keyboard (GTK then shows the focus). */
   return self->pointer_in_list ||
-         (self->focus_in_list && gtk_window_is_active (GTK_WINDOW (self)));
+         (self->focus_in_list && gtk_window_is_active (GTK_WINDOW (self)) &&
+          gtk_window_get_focus_visible (GTK_WINDOW (self)));
 }
 
 /* The list must not move under the pointer or the keyboard focus: the app freezes the order
@@ -482,6 +491,46 @@ stop_search_action (GtkWidget  *widget,
   NearbyWindow *self = NEARBY_WINDOW (widget);
 
   gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+/* The list is one Tab stop, as GNOME's lists are: GtkListView 4.8 would walk from each row's
+ * ⋮ button to the next row's. Arrows move between rows, Shift+F10 or the Menu key opens a
+ * row's menu. The header bar holds everything else the window has to focus. */
+static gboolean
+on_list_key_pressed (NearbyWindow    *self,
+                     guint            keyval,
+                     guint            keycode,
+                     GdkModifierType  state)
+{
+  GtkDirectionType direction;
+
+  if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab)
+    direction = (state & GDK_SHIFT_MASK) ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+  else if (keyval == GDK_KEY_ISO_Left_Tab)
+    direction = GTK_DIR_TAB_BACKWARD;
+  else
+    return GDK_EVENT_PROPAGATE;
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+    return GDK_EVENT_PROPAGATE;
+
+  return gtk_widget_child_focus (self->header_bar, direction) ? GDK_EVENT_STOP
+                                                              : GDK_EVENT_PROPAGATE;
+}
+
+/* Where a person starts: on the objects, not on the menu button. Once only, and not when the
+ * person has already moved the focus with the keyboard. */
+static void
+nearby_window_focus_list_at_start (NearbyWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (self->list_focused_at_start)
+    return;
+  self->list_focused_at_start = TRUE;
+
+  if (focus != NULL && gtk_window_get_focus_visible (GTK_WINDOW (self)))
+    return;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
 }
 
 static void
@@ -835,6 +884,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, searching_demo_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, bluetooth_settings_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, finished_page);
@@ -848,6 +898,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_enter);
   gtk_widget_class_bind_template_callback (widget_class, on_list_pointer_leave);
   gtk_widget_class_bind_template_callback (widget_class, on_list_focus_enter);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_key_pressed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_focus_leave);
 
   gtk_widget_class_install_action (widget_class, "win.choose-lookup-policy", "s",
@@ -901,6 +952,7 @@ nearby_window_init (NearbyWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-search", FALSE);
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
+  g_signal_connect (self, "notify::focus-visible", G_CALLBACK (on_is_active_changed), NULL);
 
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);

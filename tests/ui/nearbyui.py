@@ -419,27 +419,52 @@ class NearbyTestCase(unittest.TestCase):
         """Shows a window minimized by minimize() again."""
         self.assertTrue(xfocus.restore_toplevel(self.process.pid, name), f'no window “{name}”')
 
+    def row_button_in(self, node):
+        """The name of the row button (“More about …”) inside @node, a focused list item."""
+        if node is None:
+            return None
+        for child in walk(node):
+            try:
+                if (child.name or '').startswith('More about '):
+                    return child.name
+            except Exception:
+                continue
+        return None
+
     def focus_row_button(self, name):
-        """Moves the keyboard focus to the row button called @name with Tab and Shift+Tab, and
-        returns it. Tab into the list lands on the row that last had the focus, so the rows above
-        it are reached going back: the direction turns each time the focus leaves the list."""
-        backwards = False
-        in_list = False
-        for _ in range(60):
+        """Moves the keyboard focus to the row whose button is called @name, and returns the
+        focused list item. The list is one Tab stop: Tab until the focus is in it, then the
+        arrows, down first and up once the last row is reached."""
+        for _ in range(10):
             self.give_focus()
-            self.press_tab(backwards)
+            focused = self.focused()
+            if self.row_button_in(focused) is not None:
+                break
+            self.press_tab()
             # A key pressed before the window has the keyboard focus is lost: press again.
             try:
-                focused = wait_for(self.focused, timeout=3, what='focus after Tab')
+                wait_for(lambda: self.row_button_in(self.focused()) is not None, timeout=3,
+                         what='Tab into the list')
+                break
             except AssertionError:
                 continue
-            if focused.name == name:
+        else:
+            raise AssertionError(f'Tab never reaches the list; focus is on {self.describe_focus()}')
+
+        key = 'Down'
+        for _ in range(60):
+            focused = self.focused()
+            current = self.row_button_in(focused)
+            if current == name:
                 return focused
-            on_row = (focused.name or '').startswith('More about ')
-            if in_list and not on_row:
-                backwards = not backwards
-            in_list = on_row
-        raise AssertionError(f'Tab never reaches “{name}”; focus is on {self.describe_focus()}')
+            self.give_focus()
+            self.press_keys(key)
+            try:
+                wait_for(lambda: self.row_button_in(self.focused()) != current, timeout=2,
+                         what='the arrow to move the focus')
+            except AssertionError:
+                key = 'Up' if key == 'Down' else 'Down'
+        raise AssertionError(f'the arrows never reach “{name}”; focus is on {self.describe_focus()}')
 
     def press_tab(self, backwards=False):
         if backwards:

@@ -173,7 +173,7 @@ class BeaconListTest(NearbyTestCase):
                  what='Escape to close the Details')
         self.give_focus()
         focused = wait_for(self.focused, what='the keyboard focus back in the window')
-        self.assertEqual(focused.name, 'More about Ticket Kiosk')
+        self.assertEqual(self.row_button_in(focused), 'More about Ticket Kiosk')
 
     def test_titles_of_real_heads(self):
         """A page whose head has an <iframe> before its <title> (libxml2 ends the head there,

@@ -125,5 +125,37 @@ class PreferencesRowsTest(ControlsTestCase):
         self.press_keys('Escape')
 
 
+class KeyboardTest(ControlsTestCase):
+    app_args = ['--demo']
+    settings = dict(CHOSEN, **{'lookup-policy': "'automatic'"})
+
+    def focused_name(self):
+        focused = self.focused()
+        return self.row_button_in(focused) or (focused.name if focused else None)
+
+    def test_focus_starts_on_the_list_which_is_one_tab_stop(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.give_focus()
+        wait_for(lambda: self.row_button_in(self.focused()) is not None,
+                 what=f'the keyboard focus on a row at start (on {self.describe_focus()})')
+
+        # Tab leaves the list for the header bar and comes back to it: one row, once.
+        seen = []
+        for _ in range(3):
+            before = self.focused_name()
+            self.press_tab()
+            wait_for(lambda: self.focused_name() != before, timeout=5,
+                     what=f'Tab to move the focus from “{before}”')
+            seen.append(self.focused_name())
+        self.assertEqual(seen[:2], ['Look Up Pages Again', 'Main Menu'], f'Tab order {seen}')
+        self.assertTrue(seen[2].startswith('More about '), f'Tab order {seen}')
+
+        # Shift+Tab from the list goes back to the header bar, not to the row above.
+        self.press_tab(backwards=True)
+        wait_for(lambda: self.focused_name() == 'Main Menu', timeout=5,
+                 what=f'Shift+Tab to the menu button (on {self.describe_focus()})')
+
+
 if __name__ == '__main__':
     main()

@@ -4,8 +4,8 @@ with Open and Add to Favourites; for a beacon developer, under Developer Details
 frame each address sent (a TLM frame's battery included), the signal graph, the page log,
 copying it all as JSON, Escape and Ctrl+W.
 
-It is opened from the keyboard: Tab to a row's “More about …” button, then Ctrl+I (developer
-mode) opens the inspector of that row's object, as the button's menu item “Details” does."""
+It is opened from the keyboard: Tab into the list and the arrows to a row, then Ctrl+I
+(developer mode) opens the inspector of that row's object, as the row menu's “Details” does."""
 
 import os
 import time
