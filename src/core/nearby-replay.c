@@ -1,5 +1,9 @@
 /* nearby-replay.c
  *
+ * Over 900 lines: one source for two formats (JSON Lines, played line by line, and btsnoop
+ * captures, read whole), each at the captured pace, with every skipped line or record said
+ * with its number and reason, and at the end how many were skipped.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
