@@ -125,6 +125,88 @@ class PreferencesRowsTest(ControlsTestCase):
         self.press_keys('Escape')
 
 
+class MenusTest(ControlsTestCase):
+    """The row menu's Copy Link and page actions, the primary menu's Keyboard Shortcuts and
+    About, and Preferences' Developer Mode switch."""
+    app_args = ['--demo']
+    settings = dict(CHOSEN, **{'lookup-policy': "'automatic'"})
+
+    def setUp(self):
+        super().setUp()
+        self.install_fake_browser()
+
+    def menu_item(self, name):
+        return self.wait_find(self.app, name=name, role=pyatspi.ROLE_MENU_ITEM,
+                              what=f'the menu item “{name}”')
+
+    def other_frames(self):
+        return [node for node in self.find_all(self.app, role=pyatspi.ROLE_FRAME)
+                if node.name != 'Nearby']
+
+    def test_row_menu_copy_link_and_a_page_action(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Bluebird Café')
+        self.click(self.menu_item('Copy Link'))
+        self.toast('Link copied')
+
+        # The page's own links, as the page names them, open in the browser.
+        self.open_row_menu('Bluebird Café')
+        self.click(self.menu_item('See the menu'))
+        wait_for(lambda: any(url.endswith('/menu.html') for url in self.opened_urls()),
+                 what=f'the café’s menu page opened (have {self.opened_urls()})')
+
+    def test_keyboard_shortcuts_and_about(self):
+        self.start_app()
+        self.wait_page('Nearby objects')
+        self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.menu_item('Keyboard Shortcuts'))
+        shortcuts = wait_for(lambda: next((frame for frame in self.other_frames()
+                                           if 'Close Window' in self.texts(frame)), None),
+                             what='the shortcuts window with Close Window')
+        texts = self.texts(shortcuts)
+        for title in ('Look Up Pages Again', 'Preferences', 'Object Menu', 'Quit'):
+            self.assertIn(title, texts)
+        self.screenshot('keyboard-shortcuts')
+        # The shortcuts window has no title for the X focus helper to find it by; it takes
+        # the focus when it opens.
+        self.press_keys('Escape')
+        wait_for(lambda: not self.other_frames(), what='Escape to close the shortcuts')
+
+        self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.menu_item('About Nearby'))
+        about = wait_for(lambda: next(iter(self.other_frames()), None), what='the About window')
+        wait_for(lambda: 'Nearby' in self.texts(about), what='the app’s name in About')
+        self.screenshot('about')
+        self.give_focus(about)
+        self.press_keys('Escape')
+        wait_for(lambda: not self.other_frames(), what='Escape to close About')
+
+    def test_developer_mode_switch_lists_beacons_without_pages(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.assertNotIn('Eddystone-UID beacon', self.texts(self.window))
+        self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.menu_item('Preferences'))
+        preferences = self.wait_find(name='Preferences', role=pyatspi.ROLE_FRAME)
+        switch = wait_for(lambda: next((node for node in self.find_all(preferences)
+                                        if node.getRoleName() in ('switch', 'toggle button',
+                                                                  'check box')
+                                        and 'Developer Mode' in (node.name or '').replace('_', '')),
+                                       None),
+                          what='the Developer Mode switch')
+        self.click(switch)
+        wait_for(lambda: self.settings_value('developer-mode') == 'true',
+                 what='developer mode kept in the settings')
+        wait_for(lambda: 'Eddystone-UID beacon' in self.texts(self.window), timeout=30,
+                 what='the asset tag without a web page, listed in developer mode')
+        # Ctrl+W closes Preferences too.
+        self.give_focus(preferences)
+        self.press_control('w')
+        wait_for(lambda: self.find(self.app, name='Preferences', role=pyatspi.ROLE_FRAME) is None,
+                 what='Ctrl+W to close Preferences')
+
+
 class KeyboardTest(ControlsTestCase):
     app_args = ['--demo']
     settings = dict(CHOSEN, **{'lookup-policy': "'automatic'"})
