@@ -7,9 +7,11 @@ Preferences shows its times with their unit and the distance calibration as surr
 import configparser
 import os
 
+import time
+
 import pyatspi
 
-from nearbyui import NearbyTestCase, main, wait_for
+from nearbyui import NearbyTestCase, main, wait_for, walk
 
 CHOSEN = {'privacy-choice-made': 'true'}
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data')
@@ -25,6 +27,15 @@ class ControlsTestCase(NearbyTestCase):
         """Ctrl+@letter in the main window, once it has the keyboard focus."""
         self.give_focus()
         self.press_control(letter)
+
+    def find_focused(self, root):
+        for node in walk(root):
+            try:
+                if node.getState().contains(pyatspi.STATE_FOCUSED):
+                    return node
+            except Exception:
+                continue
+        return None
 
     def settings_value(self, key):
         parser = configparser.ConfigParser(interpolation=None)
@@ -121,6 +132,22 @@ class PreferencesRowsTest(ControlsTestCase):
         self.assertIn('Many walls', texts, f'the surroundings of exponent 3.6 (have {texts})')
         self.assertNotIn('Distance Calibration', texts)
         self.screenshot('preferences-rows')
+
+        # Choosing Open space from the keyboard sets the exponent the distances are worked
+        # out with: Tab to the row, Return opens its choices, Up twice and Return.
+        self.give_focus(preferences)
+        for _ in range(20):
+            focused = self.find_focused(preferences)
+            if focused is not None and 'Surroundings' in (focused.name or '').replace('_', ''):
+                break
+            self.press_tab()
+            time.sleep(0.3)
+        else:
+            raise AssertionError('Tab never reaches Surroundings')
+        self.press_keys('Return', 'Up', 'Up', 'Return')
+        wait_for(lambda: self.settings_value('path-loss-exponent') == '2.0',
+                 what=f'the exponent of Open space kept (have {self.settings_value("path-loss-exponent")})')
+        wait_for(lambda: 'Open space' in self.texts(preferences), what='Open space shown')
         self.give_focus(preferences)
         self.press_keys('Escape')
 
