@@ -41,7 +41,6 @@ struct _NearbyInspector
   NearbyPage          *shown_page;   /* what the page log was last filled from */
 
   gboolean             developer_mode;
-  gboolean             shown_favourite;
 
   AdwToastOverlay     *toast_overlay;
   AdwWindowTitle      *window_title;
@@ -403,7 +402,6 @@ nearby_inspector_update_summary (NearbyInspector *self)
   const char *url = nearby_object_get_url (object);
   g_autofree char *site = url != NULL ? nearby_url_display_host (url, NULL) : NULL;
   gboolean openable = url != NULL && nearby_object_get_browsable (object);
-  gboolean favourite;
 
   gtk_label_set_label (self->description_label, description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label),
@@ -414,20 +412,9 @@ nearby_inspector_update_summary (NearbyInspector *self)
   /* Objects without a web page have nothing to open or to keep. */
   gtk_widget_set_visible (self->open_button, openable);
   gtk_widget_set_visible (GTK_WIDGET (self->favourite_button), url != NULL);
-  favourite = nearby_object_get_favourite (object);
-  if (favourite != self->shown_favourite || gtk_button_get_label (self->favourite_button) == NULL)
-    {
-      /* The accessible name is set too: GTK 4.8 does not tell screen readers that a button's
-       * label changed, and the button is what says the favourite was added. */
-      gtk_button_set_label (self->favourite_button,
-                            favourite ? _("_Remove From Favourites") : _("_Add to Favourites"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self->favourite_button),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      favourite ? _("Remove From Favourites")
-                                                : _("Add to Favourites"),
-                                      -1);
-      self->shown_favourite = favourite;
-    }
+  gtk_button_set_label (self->favourite_button,
+                        nearby_object_get_favourite (object) ? _("_Remove From Favourites")
+                                                             : _("_Add to Favourites"));
 }
 
 static void
