@@ -491,6 +491,8 @@ stop_search_action (GtkWidget  *widget,
   NearbyWindow *self = NEARBY_WINDOW (widget);
 
   gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+}
+
 /* The list is one Tab stop, as GNOME's lists are: GtkListView 4.8 would walk from each row's
  * ⋮ button to the next row's. Arrows move between rows, Shift+F10 or the Menu key opens a
  * row's menu. The header bar holds everything else the window has to focus. */
