@@ -320,6 +320,37 @@ test_reorder_across_buckets (Fixture       *fixture,
   g_assert_cmpstr (url_at (fixture, 3), ==, "https://d.example/");
 }
 
+/* Beacons that stand still, on the real clock where the list sleeps between deadlines: a
+ * favourite chosen, or a page visited, still moves its object up, within the rank interval. */
+static void
+test_choice_reorders_still_list (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  nearby_object_list_set_clock (fixture->list, NULL, NULL);
+  nearby_object_list_set_tick_interval (fixture->list, 20);
+  nearby_object_list_set_rank_interval (fixture->list, 50);
+  /* No fading or leaving to wake the list meanwhile. */
+  nearby_object_list_set_stale_timeout (fixture->list, 600000);
+  nearby_object_list_set_expiry_timeout (fixture->list, 1200000);
+  fixture->clock.now_us = g_get_real_time ();
+
+  emit_url (fixture, "C0:FF:EE:00:08:01", "https://a.example/", 3.0);
+  emit_url (fixture, "C0:FF:EE:00:08:02", "https://b.example/", 4.0);
+  emit_url (fixture, "C0:FF:EE:00:08:03", "https://c.example/", 5.0);
+  wait_for_n_items (fixture, 3);
+  g_assert_cmpstr (url_at (fixture, 0), ==, "https://a.example/");
+  g_assert_cmpstr (url_at (fixture, 2), ==, "https://c.example/");
+
+  nearby_object_set_favourite (nearby_object_list_get_object_by_key (fixture->list,
+                                                                     "https://c.example/"), TRUE);
+  WAIT_UNTIL (g_str_equal (url_at (fixture, 0), "https://c.example/"));
+
+  nearby_object_set_history_score (nearby_object_list_get_object_by_key (fixture->list,
+                                                                         "https://b.example/"), 3.0);
+  WAIT_UNTIL (g_str_equal (url_at (fixture, 1), "https://b.example/"));
+  g_assert_cmpstr (url_at (fixture, 2), ==, "https://a.example/");
+}
+
 static void
 test_frozen (Fixture       *fixture,
              gconstpointer  data)
@@ -457,6 +488,7 @@ main (int   argc,
   add_fixture_test ("/object-list/no-reorder-on-jitter", test_no_reorder_on_jitter);
   add_fixture_test ("/object-list/calm-after-noisy-arrival", test_calm_after_noisy_arrival);
   add_fixture_test ("/object-list/reorder-across-buckets", test_reorder_across_buckets);
+  add_fixture_test ("/object-list/choice-reorders-still-list", test_choice_reorders_still_list);
   add_fixture_test ("/object-list/frozen", test_frozen);
   add_fixture_test ("/object-list/held", test_held);
   add_fixture_test ("/object-list/deadlines-on-the-real-clock", test_deadlines_on_the_real_clock);

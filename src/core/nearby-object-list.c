@@ -63,6 +63,15 @@ hold_object (NearbyObjectList *self,
   g_ptr_array_add (self->held_objects, g_object_ref (object));
 }
 
+/* What the person chose (a favourite) or did (a visit) moves an object even when no beacon
+ * moves: a still list is ranked again for it. */
+static void
+on_object_choice_changed (NearbyObjectList *self)
+{
+  self->rank_wanted = TRUE;
+  _nearby_object_list_ensure_ticking (self);
+}
+
 static NearbyObject *
 ensure_object (NearbyObjectList *self,
                const char       *key)
@@ -77,6 +86,10 @@ ensure_object (NearbyObjectList *self,
   g_hash_table_insert (self->objects_by_key, (char *) nearby_object_get_key (object), object);
   g_ptr_array_add (self->objects, object);
   g_ptr_array_add (self->added, object);
+  g_signal_connect_object (object, "notify::favourite",
+                           G_CALLBACK (on_object_choice_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (object, "notify::history-score",
+                           G_CALLBACK (on_object_choice_changed), self, G_CONNECT_SWAPPED);
   if (self->held)
     hold_object (self, object);
   _nearby_object_list_schedule_prompt_tick (self);
@@ -104,6 +117,7 @@ _nearby_object_list_forget_object (NearbyObjectList *self,
   if (g_ptr_array_find (self->objects, object, &index))
     g_ptr_array_remove_index (self->objects, index);
 
+  g_signal_handlers_disconnect_by_data (object, self);
   /* The model still holds a reference until the tick removes the row. */
   g_object_ref (object);
   g_hash_table_remove (self->objects_by_key, nearby_object_get_key (object));

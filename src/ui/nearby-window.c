@@ -14,6 +14,7 @@
 #include "nearby-object-search.h"
 #include "nearby-process-age.h"
 #include "nearby-scanner.h"
+#include "nearby-section-model.h"
 #include "nearby-window.h"
 
 struct _NearbyWindow
@@ -25,6 +26,7 @@ struct _NearbyWindow
   GListModel           *all_objects;
   GtkFilterListModel   *shown_objects;   /* what the list shows: @objects, searched */
   GtkCustomFilter      *search_filter;
+  NearbySectionModel   *sections;
   GSettings            *settings;
 
   /* Template widgets */
@@ -39,6 +41,7 @@ struct _NearbyWindow
   GtkWidget            *searching_demo_button;
   GtkWidget            *bluetooth_settings_button;
   GtkListView          *list_view;
+  GtkLabel             *paused_label;
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
   AdwStatusPage        *finished_page;
@@ -308,7 +311,10 @@ nearby_window_set_objects (NearbyWindow *self,
                                                    g_object_ref (GTK_FILTER (self->search_filter)));
   g_signal_connect_object (self->shown_objects, "items-changed",
                            G_CALLBACK (on_objects_changed), self, G_CONNECT_SWAPPED);
-  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->shown_objects)));
+  /* Headings go over what the search leaves, so that a part with no match has none. */
+  self->sections = nearby_section_model_new (G_LIST_MODEL (self->shown_objects));
+  nearby_section_model_set_paused (self->sections, nearby_window_get_list_engaged (self));
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->sections)));
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
 }
 
@@ -388,8 +394,32 @@ nearby_window_update_engaged (NearbyWindow *self,
                               gboolean      pointer_in_list,
                               gboolean      focus_in_list)
 {
+  gboolean engaged;
+  const char *reason = NULL;
+
   self->pointer_in_list = pointer_in_list;
   self->focus_in_list = focus_in_list;
+  engaged = nearby_window_get_list_engaged (self);
+
+  if (self->sections != NULL)
+    nearby_section_model_set_paused (self->sections, engaged);
+
+  /* Rows that do not move as the signal says they should look like a fault: the list says why,
+   * quietly, and screen readers hear it with the list. */
+  if (pointer_in_list)
+    reason = _("Order paused while you point at the list");
+  else if (engaged)
+    reason = _("Order paused while you move through the list");
+  gtk_label_set_label (self->paused_label, reason);
+  gtk_widget_set_visible (GTK_WIDGET (self->paused_label), reason != NULL);
+  if (reason != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_view),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, reason,
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->list_view),
+                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIST_ENGAGED]);
 }
 
@@ -539,10 +569,13 @@ static void
 on_list_view_activate (NearbyWindow *self,
                        guint         position)
 {
-  g_autoptr(GObject) object = g_list_model_get_item (G_LIST_MODEL (self->shown_objects), position);
+  g_autoptr(GObject) object = NULL;
   g_autofree char *key = NULL;
 
-  if (object == NULL)
+  if (self->sections != NULL)
+    object = g_list_model_get_item (G_LIST_MODEL (self->sections), position);
+  /* A heading is not an object: there is nothing to open. */
+  if (!NEARBY_IS_OBJECT (object))
     return;
 
   g_object_get (object, "key", &key, NULL);
@@ -745,6 +778,7 @@ nearby_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (object), NEARBY_TYPE_WINDOW);
 
   g_clear_object (&self->source);
+  g_clear_object (&self->sections);
   g_clear_object (&self->objects);
   g_clear_object (&self->all_objects);
   g_clear_object (&self->shown_objects);
@@ -887,6 +921,7 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, bluetooth_settings_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, paused_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, finished_page);
@@ -919,6 +954,83 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "win.object-menu", NULL);
 }
 
+/* The words of each heading: the distance words the rows use, and a word of its own for
+ * favourites. */
+static const char *
+section_label (NearbySection section)
+{
+  switch (section)
+    {
+    case NEARBY_SECTION_FAVOURITES:
+      return C_("section", "Favourites");
+    case NEARBY_SECTION_IMMEDIATE:
+      return nearby_object_row_bucket_label (NEARBY_BUCKET_IMMEDIATE);
+    case NEARBY_SECTION_NEAR:
+      return nearby_object_row_bucket_label (NEARBY_BUCKET_NEAR);
+    case NEARBY_SECTION_FAR:
+      return nearby_object_row_bucket_label (NEARBY_BUCKET_FAR);
+    case NEARBY_SECTION_UNKNOWN:
+    default:
+      return nearby_object_row_bucket_label (NEARBY_BUCKET_UNKNOWN);
+    }
+}
+
+/* The list's items are objects and the headings between them (NearbySectionModel): a list item
+ * holds whichever widget its item needs, and changes it only when it is given the other kind. */
+static void
+on_item_bind (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GObject *item = gtk_list_item_get_item (list_item);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  if (NEARBY_IS_SECTION_HEADER (item))
+    {
+      NearbySection section = nearby_section_header_get_section (NEARBY_SECTION_HEADER (item));
+
+      if (!GTK_IS_LABEL (child))
+        {
+          /* A heading for screen readers, which can move from one part of the list to the
+           * next by it. */
+          child = g_object_new (GTK_TYPE_LABEL,
+                                "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING,
+                                "xalign", 0.0f,
+                                "wrap", TRUE,
+                                NULL);
+          gtk_widget_add_css_class (child, "heading");
+          gtk_widget_add_css_class (child, "nearby-section-heading");
+          gtk_list_item_set_child (list_item, child);
+        }
+      gtk_label_set_label (GTK_LABEL (child), section_label (section));
+      gtk_list_item_set_activatable (list_item, FALSE);
+      gtk_list_item_set_selectable (list_item, FALSE);
+    }
+  else
+    {
+      if (!NEARBY_IS_OBJECT_ROW (child))
+        {
+          child = g_object_new (NEARBY_TYPE_OBJECT_ROW, NULL);
+          gtk_list_item_set_child (list_item, child);
+        }
+      g_object_set (child, "object", item, NULL);
+      gtk_list_item_set_activatable (list_item, TRUE);
+      gtk_list_item_set_selectable (list_item, TRUE);
+    }
+}
+
+static void
+on_item_unbind (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  /* A row left bound would keep its object, and follow its changes, until reused. */
+  if (NEARBY_IS_OBJECT_ROW (child))
+    g_object_set (child, "object", NULL, NULL);
+}
+
 /* A phone is 360 pixels wide, narrower than some of these labels on one line (more so translated):
  * they wrap rather than widen the window. The button keeps its label, and with it its
  * accessible name and mnemonic. */
@@ -937,6 +1049,8 @@ let_label_wrap (GtkButton *button)
 static void
 nearby_window_init (NearbyWindow *self)
 {
+  g_autoptr(GtkListItemFactory) factory = NULL;
+
   g_type_ensure (NEARBY_TYPE_OBJECT_ROW);
 
   self->needs_privacy_choice = TRUE;
@@ -944,6 +1058,11 @@ nearby_window_init (NearbyWindow *self)
   self->search_filter = gtk_custom_filter_new (object_matches_search, self, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "bind", G_CALLBACK (on_item_bind), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (on_item_unbind), NULL);
+  gtk_list_view_set_factory (self->list_view, factory);
   /* GNOME's striped header bar: a development build is told apart from the installed app. */
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");

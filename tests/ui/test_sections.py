@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""The list in parts: headings "Right here", "Nearby", "Farther away" (and "Favourites") over
+the rows they head, read as headings by screen readers; a beacon walked up to moves to
+"Right here"; while the pointer rests on the list the order holds, the window says so, and the
+order catches up when the pointer leaves."""
+
+import http.server
+import threading
+import time
+
+import pyatspi
+from nearbyui import NearbyTestCase, main, wait_for
+
+PAGES = {
+    '/k': 'Ticket Kiosk',
+    '/m': 'Parking Meter 7',
+    '/s': 'Bus Stop Elm Road',
+}
+HEADINGS = ['Favourites', 'Right here', 'Nearby', 'Farther away', 'Distance unknown']
+PAUSED = 'Order paused while you point at the list'
+PAUSED_FOCUS = 'Order paused while you move through the list'
+
+
+class PageHandler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        title = PAGES.get(self.path)
+        if title is None:
+            self.send_response(404)
+            self.end_headers()
+            return
+        data = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>'
+                '</head><body></body></html>').encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/html; charset=utf-8')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+class SectionsTest(NearbyTestCase):
+    # Developer mode: pages on this computer (the test server) are looked up without asking.
+    app_args = ['--developer']
+
+    def setUp(self):
+        super().setUp()
+        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), PageHandler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.addCleanup(self.server.shutdown)
+        self.base = f'http://127.0.0.1:{self.server.server_address[1]}'
+        self.install_fake_browser()
+        # The pointer starts away from the window: over the list it would pause the order.
+        self.pointer_away()
+
+    def pointer_away(self):
+        pyatspi.Registry.generateMouseEvent(1270, 790, 'abs')
+
+    def pointer_on(self, node):
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        pyatspi.Registry.generateMouseEvent(extents.x + extents.width // 2,
+                                            extents.y + extents.height // 2, 'abs')
+
+    def reading(self):
+        """The list as a screen reader reads it, top to bottom: ('heading', name) for each
+        heading, ('row', title) for each row's title."""
+        read = []
+        titles = set(PAGES.values())
+        for node in self.find_all(self.window):
+            try:
+                role, name = node.getRole(), node.name
+            except Exception:
+                continue
+            if role == pyatspi.ROLE_HEADING:
+                read.append(('heading', name))
+            elif role == pyatspi.ROLE_LABEL and name in titles:
+                read.append(('row', name))
+        return read
+
+    def sections(self):
+        """Each row's title with the heading it is under, in the list's order."""
+        under = []
+        heading = None
+        for kind, name in self.reading():
+            if kind == 'heading':
+                heading = name
+            else:
+                under.append((heading, name))
+        return under
+
+    def start_three(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        # Calibrated -20 dBm at 0 m: -55 dBm is ~0.6 m ("Right here"), -72 ~4 m, -90 ~30 m.
+        self.kiosk = self.add_url_beacon('C0:FF:EE:00:00:01', self.base + '/k', -90)
+        self.meter = self.add_url_beacon('C0:FF:EE:00:00:02', self.base + '/m', -55)
+        self.stop = self.add_url_beacon('C0:FF:EE:00:00:03', self.base + '/s', -72)
+        self.start_app()
+
+    def walk_up_to_kiosk(self):
+        for step in range(12):
+            self.set_rssi(self.kiosk, max(-90 + 4 * step, -50))
+            self.set_rssi(self.meter, -55)
+            self.set_rssi(self.stop, -72)
+            time.sleep(0.2)
+
+    def test_headings_over_their_rows(self):
+        self.start_three()
+        expected = [('heading', 'Right here'), ('row', 'Parking Meter 7'),
+                    ('heading', 'Nearby'), ('row', 'Bus Stop Elm Road'),
+                    ('heading', 'Farther away'), ('row', 'Ticket Kiosk')]
+        wait_for(lambda: self.reading() == expected, timeout=30,
+                 what=f'three rows under their headings (have {self.reading()})')
+        self.screenshot('sections')
+
+        # Headings are read as headings, take no focus, and open nothing when clicked.
+        for heading in self.find_all(self.window, role=pyatspi.ROLE_HEADING):
+            self.assertIn(heading.name, HEADINGS)
+            self.assertFalse(heading.getState().contains(pyatspi.STATE_FOCUSABLE),
+                             f'the heading “{heading.name}” takes the focus')
+        self.mouse_click(self.find(self.window, name='Nearby', role=pyatspi.ROLE_HEADING))
+        self.pointer_away()
+        time.sleep(1)
+        self.assertEqual(self.opened_urls(), [])
+
+        # The kiosk is walked up to: it leaves "Farther away", and its heading with it.
+        self.walk_up_to_kiosk()
+        wait_for(lambda: ('Right here', 'Ticket Kiosk') in self.sections(), timeout=15,
+                 what=f'the kiosk under “Right here” (have {self.sections()})')
+        self.assertEqual(sorted(self.sections()),
+                         sorted([('Right here', 'Ticket Kiosk'),
+                                 ('Right here', 'Parking Meter 7'),
+                                 ('Nearby', 'Bus Stop Elm Road')]))
+        self.assertNotIn(('heading', 'Farther away'), self.reading())
+
+        # A favourite heads the list under a heading of its own.
+        self.open_row_menu('Bus Stop Elm Road')
+        self.click(self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM))
+        # The keyboard focus is back on the row's menu button: the order holds, and says why,
+        # until the focus leaves the list.
+        wait_for(lambda: self.find(self.app, role=pyatspi.ROLE_MENU_ITEM) is None,
+                 what='the menu to close')
+        self.wait_find(self.window, name=PAUSED_FOCUS, role=pyatspi.ROLE_STATUS_BAR)
+        self.assertEqual(self.sections()[-1:], [('Nearby', 'Bus Stop Elm Road')])
+        for _ in range(10):
+            if self.find(self.window, role=pyatspi.ROLE_STATUS_BAR) is None:
+                break
+            self.give_focus()
+            self.press_tab()
+            time.sleep(0.5)
+        wait_for(lambda: self.sections()[:1] == [('Favourites', 'Bus Stop Elm Road')], timeout=15,
+                 what=f'the bus stop first, under “Favourites” (have {self.sections()}, '
+                      f'{self.texts(self.window, role=pyatspi.ROLE_STATUS_BAR)}, '
+                      f'focus on {self.describe_focus()})')
+
+    def test_order_paused_while_pointing(self):
+        self.start_three()
+        expected = [('Right here', 'Parking Meter 7'), ('Nearby', 'Bus Stop Elm Road'),
+                    ('Farther away', 'Ticket Kiosk')]
+        wait_for(lambda: self.sections() == expected, timeout=30,
+                 what=f'three rows under their headings (have {self.sections()})')
+        self.assertIsNone(self.find(self.window, name=PAUSED))
+
+        # The pointer rests on the bus stop's row: the window says the order holds...
+        self.pointer_on(self.wait_find(self.window, name='Bus Stop Elm Road',
+                                       role=pyatspi.ROLE_LABEL))
+        paused = self.wait_find(self.window, name=PAUSED, what='the paused notice')
+        self.assertEqual(paused.getRole(), pyatspi.ROLE_STATUS_BAR)
+        self.screenshot('sections-paused')
+
+        # ...and holds it while the kiosk is walked up to.
+        self.walk_up_to_kiosk()
+        time.sleep(2)
+        self.assertEqual(self.sections(), expected)
+
+        # The pointer leaves: the notice goes, and the kiosk takes its place right here.
+        self.pointer_away()
+        wait_for(lambda: self.find(self.window, name=PAUSED) is None, timeout=10,
+                 what='the paused notice to go')
+        wait_for(lambda: ('Right here', 'Ticket Kiosk') in self.sections(), timeout=15,
+                 what=f'the kiosk under “Right here” (have {self.sections()})')
+
+
+if __name__ == '__main__':
+    main()
