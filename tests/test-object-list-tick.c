@@ -399,6 +399,59 @@ test_frozen (Fixture       *fixture,
   g_assert_cmpstr (url_at (fixture, 2), ==, "https://a.example/");
 }
 
+/* A pointer that rests on the list amid churn: what is gone stays a while, not for ever, and
+ * not in any number. */
+static void
+test_frozen_keeps_within_bounds (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  const guint n_gone = NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX_OBJECTS + 50;
+
+  emit_url (fixture, "C0:FF:EE:00:09:00", "https://stays.example/", 2.0);
+  for (guint i = 0; i < n_gone; i++)
+    {
+      g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:%02X:%02X", 0x10 + i / 256, i % 256);
+      g_autofree char *url = g_strdup_printf ("https://gone-%u.example/", i);
+
+      /* Heard one after another, so that "heard longest ago" has an order. */
+      fixture->clock.now_us += SECOND / 100;
+      emit_url (fixture, address, url, 5.0);
+    }
+  nearby_object_list_flush (fixture->list);
+  g_assert_cmpuint (n_items (fixture), ==, n_gone + 1);
+
+  nearby_object_list_set_frozen (fixture->list, TRUE);
+
+  /* All but one go quiet; once expired, only the most recently heard stay. */
+  for (int i = 0; i < 35; i++)
+    {
+      fixture->clock.now_us += SECOND;
+      emit_url (fixture, "C0:FF:EE:00:09:00", "https://stays.example/", 2.0);
+      nearby_object_list_flush (fixture->list);
+    }
+  g_assert_cmpuint (n_items (fixture), ==, NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX_OBJECTS + 1);
+  g_assert_cmpuint (nearby_object_list_get_n_objects (fixture->list),
+                    ==, NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX_OBJECTS + 1);
+  g_assert_null (nearby_object_list_get_object_by_key (fixture->list, "https://gone-0.example/"));
+  g_assert_nonnull (nearby_object_list_get_object_by_key (fixture->list,
+                                                          "https://gone-149.example/"));
+  g_assert_true (nearby_object_get_stale (nearby_object_list_get_object_by_key (fixture->list,
+                                                                                "https://gone-149.example/")));
+
+  /* Another expiry timeout later (30 s, under the minute's cap), the pointer still resting,
+   * they have all left. */
+  for (int i = 0; i < 30; i++)
+    {
+      fixture->clock.now_us += SECOND;
+      emit_url (fixture, "C0:FF:EE:00:09:00", "https://stays.example/", 2.0);
+      nearby_object_list_flush (fixture->list);
+    }
+  g_assert_cmpuint (n_items (fixture), ==, 1);
+  g_assert_cmpuint (nearby_object_list_get_n_objects (fixture->list), ==, 1);
+  g_assert_cmpstr (url_at (fixture, 0), ==, "https://stays.example/");
+  g_assert_true (nearby_object_list_get_frozen (fixture->list));
+}
+
 /* The window is minimized: the list goes on tracking, but shows nothing new until it is back. */
 static void
 test_held (Fixture       *fixture,
@@ -490,6 +543,7 @@ main (int   argc,
   add_fixture_test ("/object-list/reorder-across-buckets", test_reorder_across_buckets);
   add_fixture_test ("/object-list/choice-reorders-still-list", test_choice_reorders_still_list);
   add_fixture_test ("/object-list/frozen", test_frozen);
+  add_fixture_test ("/object-list/frozen-keeps-within-bounds", test_frozen_keeps_within_bounds);
   add_fixture_test ("/object-list/held", test_held);
   add_fixture_test ("/object-list/deadlines-on-the-real-clock", test_deadlines_on_the_real_clock);
 

@@ -214,6 +214,57 @@ update_model (NearbyObjectList *self,
     }
 }
 
+/* How long past its expiry a shown object may stay while the list is frozen. */
+static gint64
+frozen_keep_us (NearbyObjectList *self)
+{
+  return (gint64) MIN (self->expiry_timeout_ms, NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX) * 1000;
+}
+
+static int
+compare_last_seen_newest_first (gconstpointer a,
+                                gconstpointer b)
+{
+  gint64 seen_a = nearby_object_get_last_seen (*(NearbyObject * const *) a);
+  gint64 seen_b = nearby_object_get_last_seen (*(NearbyObject * const *) b);
+
+  return seen_a > seen_b ? -1 : seen_a < seen_b ? 1 : 0;
+}
+
+/* The expired objects that stay while the list is frozen: a row that left would move every row
+ * below it under the pointer. Without a bound, a pointer resting on the list amid churn would
+ * keep every object that ever came (and its row, page and icon): so only for a while, and only
+ * so many, the most recently heard. */
+static GHashTable *
+expired_kept_while_frozen (NearbyObjectList *self,
+                           gint64            now)
+{
+  gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
+  gint64 keep_us = frozen_keep_us (self);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  GHashTable *set = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < self->objects->len; i++)
+    {
+      NearbyObject *object = g_ptr_array_index (self->objects, i);
+      gint64 silent = now - nearby_object_get_last_seen (object);
+
+      if (silent > expiry_us && silent <= expiry_us + keep_us
+          && g_hash_table_contains (self->shown, object))
+        g_ptr_array_add (kept, object);
+    }
+
+  if (kept->len > NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX_OBJECTS)
+    {
+      g_ptr_array_sort (kept, compare_last_seen_newest_first);
+      g_ptr_array_set_size (kept, NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX_OBJECTS);
+    }
+  for (guint i = 0; i < kept->len; i++)
+    g_hash_table_add (set, kept->pdata[i]);
+
+  return set;
+}
+
 static void
 tick (NearbyObjectList *self)
 {
@@ -221,9 +272,13 @@ tick (NearbyObjectList *self)
   gint64 stale_us = (gint64) self->stale_timeout_ms * 1000;
   gint64 expiry_us = (gint64) self->expiry_timeout_ms * 1000;
   g_autoptr(GPtrArray) added = NULL;
+  g_autoptr(GHashTable) kept = NULL;
   gboolean rank_changed = self->rank_wanted;
 
   g_object_freeze_notify (G_OBJECT (self));
+
+  if (self->frozen)
+    kept = expired_kept_while_frozen (self, now);
 
   added = g_steal_pointer (&self->added);
   self->added = g_ptr_array_new ();
@@ -240,8 +295,8 @@ tick (NearbyObjectList *self)
       if (now - nearby_object_get_last_seen (object) > expiry_us)
         {
           /* While the person points at the list, a row that left would move every row below
-           * it: it stays, faded as stale, until the pointer or focus goes. */
-          if (self->frozen && g_hash_table_contains (self->shown, object))
+           * it: it stays, faded as stale, until the pointer or focus goes (within bounds). */
+          if (kept != NULL && g_hash_table_contains (kept, object))
             continue;
           _nearby_object_list_forget_object (self, object);
           continue;
@@ -317,6 +372,8 @@ next_deadline (NearbyObjectList *self,
 
       consider_deadline (last_seen + stale_us + 1, now, &next);
       consider_deadline (last_seen + expiry_us + 1, now, &next);
+      if (self->frozen)
+        consider_deadline (last_seen + expiry_us + frozen_keep_us (self) + 1, now, &next);
       for (guint j = 0; j < n_devices; j++)
         {
           gint64 device_seen = nearby_object_device_get_last_seen (nearby_object_get_device (object, j));

@@ -20,6 +20,11 @@ typedef gint64 (*NearbyClockFunc) (gpointer user_data);
 #define NEARBY_OBJECT_LIST_EXPIRY_TIMEOUT_DEFAULT 30000 /* ms */
 #define NEARBY_OBJECT_LIST_TICK_INTERVAL_DEFAULT  250   /* ms */
 #define NEARBY_OBJECT_LIST_RANK_INTERVAL_DEFAULT  1000  /* ms */
+/* While frozen, a shown object that expired stays (faded) so that the rows under the pointer do
+ * not move, but for no longer than another expiry timeout, at most this long... */
+#define NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX        60000 /* ms */
+/* ...and no more of them than this: past it, those heard longest ago leave. */
+#define NEARBY_OBJECT_LIST_FROZEN_KEEP_MAX_OBJECTS 100
 
 #define NEARBY_TYPE_OBJECT_LIST (nearby_object_list_get_type ())
 G_DECLARE_FINAL_TYPE (NearbyObjectList, nearby_object_list, NEARBY, OBJECT_LIST, GObject)

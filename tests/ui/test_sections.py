@@ -182,5 +182,35 @@ class SectionsTest(NearbyTestCase):
                  what=f'the kiosk under “Right here” (have {self.sections()})')
 
 
+class PausedBoundTest(SectionsTest):
+    """A pointer that rests on the list does not keep what has gone for ever."""
+    settings = {'stale-seconds': '3', 'expiry-seconds': '5'}
+
+    # The tests of the base class run with the default timeouts there, not here again.
+    test_headings_over_their_rows = None
+    test_order_paused_while_pointing = None
+
+    def test_gone_object_leaves_a_paused_list(self):
+        self.start_three()
+        wait_for(lambda: len(self.sections()) == 3, timeout=30,
+                 what=f'three rows (have {self.sections()})')
+        self.pointer_on(self.wait_find(self.window, name='Parking Meter 7',
+                                       role=pyatspi.ROLE_LABEL))
+        self.wait_find(self.window, name=PAUSED, what='the paused notice')
+
+        # The kiosk goes; the others are still heard. Paused, the kiosk's row stays a while
+        # (5 s to expire, then at most another 5 s), then leaves all the same.
+        self.bluez.RemoveBeacon(self.kiosk)
+        deadline = time.monotonic() + 40
+        while ('Farther away', 'Ticket Kiosk') in self.sections():
+            self.assertLess(time.monotonic(), deadline, 'the kiosk never leaves the paused list')
+            self.set_rssi(self.meter, -55)
+            self.set_rssi(self.stop, -72)
+            time.sleep(0.5)
+        self.assertIsNotNone(self.find(self.window, name=PAUSED), 'the list was not paused')
+        self.assertEqual(self.sections(), [('Right here', 'Parking Meter 7'),
+                                           ('Nearby', 'Bus Stop Elm Road')])
+
+
 if __name__ == '__main__':
     main()
