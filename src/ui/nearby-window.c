@@ -1004,7 +1004,10 @@ on_item_bind (GtkSignalListItemFactory *factory,
         }
       gtk_label_set_label (GTK_LABEL (child), section_label (section));
       gtk_list_item_set_activatable (list_item, FALSE);
-      gtk_list_item_set_selectable (list_item, FALSE);
+      /* Not to select (the list selects nothing) but to keep the keyboard going: GTK 4.8 lets
+       * only a selectable item take the focus, and an item that cannot stops the arrow keys
+       * at the last row above it, and Tab skips the whole list when it comes first. */
+      gtk_list_item_set_selectable (list_item, TRUE);
     }
   else
     {

@@ -438,12 +438,12 @@ class NearbyTestCase(unittest.TestCase):
         for _ in range(10):
             self.give_focus()
             focused = self.focused()
-            if self.row_button_in(focused) is not None:
+            if self.in_list(focused):
                 break
             self.press_tab()
             # A key pressed before the window has the keyboard focus is lost: press again.
             try:
-                wait_for(lambda: self.row_button_in(self.focused()) is not None, timeout=3,
+                wait_for(lambda: self.in_list(self.focused()), timeout=3,
                          what='Tab into the list')
                 break
             except AssertionError:
@@ -465,6 +465,19 @@ class NearbyTestCase(unittest.TestCase):
             except AssertionError:
                 key = 'Up' if key == 'Down' else 'Down'
         raise AssertionError(f'the arrows never reach “{name}”; focus is on {self.describe_focus()}')
+
+    def in_list(self, node):
+        """Whether @node, the focused node, is an item of the list: a row or a heading."""
+        return self.row_button_in(node) is not None or self.is_heading(node)
+
+    @staticmethod
+    def is_heading(node):
+        """A heading of the list (its item takes the focus, so that the keys pass through)."""
+        try:
+            return node.getRole() == pyatspi.ROLE_HEADING or any(
+                child.getRole() == pyatspi.ROLE_HEADING for child in node)
+        except Exception:
+            return False
 
     def press_tab(self, backwards=False):
         if backwards:

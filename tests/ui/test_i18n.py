@@ -127,6 +127,11 @@ class GermanDistanceTest(TranslatedTestCase):
         self.assertEqual(self.window.name, 'Nearby')
         self.assertIn('Nearby', self.texts(self.window))
         self.assertNotIn('Nearby', [distance_of(path) for path in ('near', 'mid', 'far')])
+        # The list's headings are the same words, in the list's order, read as headings.
+        headings = [words['right here'], words['nearby'], words['farther away']]
+        wait_for(lambda: self.texts(self.window, role=pyatspi.ROLE_HEADING) == headings,
+                 what=f'the German headings (have '
+                      f'{self.texts(self.window, role=pyatspi.ROLE_HEADING)})')
         self.screenshot('de-distances')
 
 
