@@ -5,11 +5,13 @@ Xvfb display that build-aux/test provides. Nothing here touches the user's files
 directories and GSettings (a keyfile backend the test can pre-seed) live in a temporary folder.
 """
 
+import http.server
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -86,6 +88,39 @@ def name_matches(node_name, wanted):
         return True
     plain = node_name.replace('_', '')
     return plain == wanted or plain == f'{wanted} {wanted}'
+
+
+class TitledPageHandler(http.server.BaseHTTPRequestHandler):
+    """Serves a page with just a title at each path of `titles`; 404 elsewhere."""
+    titles = {}
+
+    def do_GET(self):
+        title = self.titles.get(self.path)
+        if title is None:
+            self.send_response(404)
+            self.end_headers()
+            return
+        data = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>'
+                '</head><body></body></html>').encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/html; charset=utf-8')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve_titled_pages(testcase, titles):
+    """A web server on 127.0.0.1 for the length of @testcase whose page at each path of @titles
+    has that title. Returns its base URL; "http://127.0.0.1:PORT/x" fits an Eddystone-URL frame
+    (17 bytes after the scheme) for one-letter paths."""
+    handler = type('Pages', (TitledPageHandler,), {'titles': dict(titles)})
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    testcase.addCleanup(server.shutdown)
+    return f'http://127.0.0.1:{server.server_address[1]}'
 
 
 class NearbyTestCase(unittest.TestCase):

@@ -4,12 +4,10 @@ the rows they head, read as headings by screen readers; a beacon walked up to mo
 "Right here"; while the pointer rests on the list the order holds, the window says so, and the
 order catches up when the pointer leaves."""
 
-import http.server
-import threading
 import time
 
 import pyatspi
-from nearbyui import NearbyTestCase, main, wait_for
+from nearbyui import NearbyTestCase, main, serve_titled_pages, wait_for
 
 PAGES = {
     '/k': 'Ticket Kiosk',
@@ -21,35 +19,13 @@ PAUSED = 'Order paused while you point at the list'
 PAUSED_FOCUS = 'Order paused while you move through the list'
 
 
-class PageHandler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        title = PAGES.get(self.path)
-        if title is None:
-            self.send_response(404)
-            self.end_headers()
-            return
-        data = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>'
-                '</head><body></body></html>').encode()
-        self.send_response(200)
-        self.send_header('Content-Type', 'text/html; charset=utf-8')
-        self.send_header('Content-Length', str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
-
-
 class SectionsTest(NearbyTestCase):
     # Developer mode: pages on this computer (the test server) are looked up without asking.
     app_args = ['--developer']
 
     def setUp(self):
         super().setUp()
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), PageHandler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.addCleanup(self.server.shutdown)
-        self.base = f'http://127.0.0.1:{self.server.server_address[1]}'
+        self.base = serve_titled_pages(self, PAGES)
         self.install_fake_browser()
         # The pointer starts away from the window: over the list it would pause the order.
         self.pointer_away()
