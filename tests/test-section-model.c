@@ -124,10 +124,10 @@ test_row_moves_between_sections (Fixture       *fixture,
   assert_shows (model, "[here] a [near] b [far] c");
   g_assert_cmpuint (n_changes, ==, 0);
 
-  /* c is walked up to: from "Farther away" it goes to "Right here", behind a. */
+  /* c is walked up to, nearer than a: from "Farther away" it goes to the top of "Right here". */
   metres[2] = 0.3;
   hear (fixture, urls, metres, 4);
-  assert_shows (model, "[here] a c [near] b");
+  assert_shows (model, "[here] c a [near] b");
 
   /* a steps back to the next room: the heading moves over it, a row that stays where it is. */
   metres[0] = 3.0;

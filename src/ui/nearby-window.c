@@ -1,5 +1,10 @@
 /* nearby-window.c
  *
+ * The main window: its pages, the list with its headings, search and paused order, and the
+ * keyboard. Over 900 lines because these share the window's state (which page shows, whether the
+ * list is engaged, what the search leaves); the search's matching and the headings' model are in
+ * files of their own.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
