@@ -1008,6 +1008,17 @@ on_item_bind (GtkSignalListItemFactory *factory,
           gtk_list_item_set_child (list_item, child);
         }
       gtk_label_set_label (GTK_LABEL (child), section_label (section));
+      /* The item takes the focus (below), and a screen reader names what has it: the heading's
+       * words, not an empty item or the name of the row this item showed before. */
+      if (gtk_widget_get_parent (child) != NULL)
+        {
+          GtkAccessible *item_accessible = GTK_ACCESSIBLE (gtk_widget_get_parent (child));
+
+          gtk_accessible_update_property (item_accessible,
+                                          GTK_ACCESSIBLE_PROPERTY_LABEL, section_label (section),
+                                          -1);
+          gtk_accessible_reset_property (item_accessible, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+        }
       gtk_list_item_set_activatable (list_item, FALSE);
       /* Not to select (the list selects nothing) but to keep the keyboard going: GTK 4.8 lets
        * only a selectable item take the focus, and an item that cannot stops the arrow keys

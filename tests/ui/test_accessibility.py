@@ -59,7 +59,8 @@ class AccessibilityTest(NearbyTestCase):
             name = self.row_button_in(focused) or focused.name
             self.assertTrue((name or '').strip(),
                             f'Tab reached a {focused.getRoleName()} without a name after {names}')
-            if focused == start or name == names[0]:
+            # Back in the list, whose keyboard focus may come back to the heading of a part.
+            if focused == start or name == names[0] or (self.in_list(start) and self.in_list(focused)):
                 return names
             names.append(name)
         raise AssertionError(f'Tab never comes back to the start: {names}')
@@ -83,7 +84,7 @@ class AccessibilityTest(NearbyTestCase):
         order = self.tab_cycle(self.window)
         self.assertTrue(order[0].startswith('More about '), f'Tab order {order}')
         self.assertEqual([name for name in order if not name.startswith('More about ')],
-                         ['Look Up Pages Again', 'Main Menu'], f'Tab order {order}')
+                         ['Look Up Pages Again', 'Search', 'Main Menu'], f'Tab order {order}')
         self.assertEqual(len([name for name in order if name.startswith('More about ')]), 1,
                          f'the list is one Tab stop: {order}')
 

@@ -107,12 +107,11 @@ class SectionsTest(NearbyTestCase):
         # A favourite heads the list under a heading of its own.
         self.open_row_menu('Bus Stop Elm Road')
         self.click(self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM))
-        # The keyboard focus is back on the row's menu button: the order holds, and says why,
-        # until the focus leaves the list.
+        # The focus is back on the row's menu button, put there by a menu used with the pointer:
+        # that holds the order only while the pointer is on the list (focus the person moves
+        # with the keyboard holds it too; the window's own at start does not).
         wait_for(lambda: self.find(self.app, role=pyatspi.ROLE_MENU_ITEM) is None,
                  what='the menu to close')
-        self.wait_find(self.window, name=PAUSED_FOCUS, role=pyatspi.ROLE_STATUS_BAR)
-        self.assertEqual(self.sections()[-1:], [('Nearby', 'Bus Stop Elm Road')])
         for _ in range(10):
             if self.find(self.window, role=pyatspi.ROLE_STATUS_BAR) is None:
                 break
