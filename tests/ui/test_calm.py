@@ -6,7 +6,6 @@ the person walks up to a beacon at the far end: it comes to the top."""
 import math
 import string
 import time
-import unittest
 
 import pyatspi
 from nearbyui import NearbyTestCase, main, serve_titled_pages, wait_for
@@ -46,10 +45,6 @@ class CalmListTest(NearbyTestCase):
                 shown.append(name)
         return shown
 
-    # The app still ranks as Nearby 0.x did, which reorders the rows on screen in most seconds
-    # in this noise; the calm ranking (tests/test-list-calm.c, bench-list-calm) is not yet the
-    # list's default. Once it is, this test is to pass, and this mark to go.
-    @unittest.expectedFailure
     def test_still_among_25_jittering_beacons_then_walk_up(self):
         bluez = self.start_bluez()
         bluez.AddAdapter('hci0', True)
