@@ -55,138 +55,12 @@ typedef struct {
   double wakeups_per_s;   /* < 0: not counted */
 } Figures;
 
-typedef struct {
-  GString  *output;
-  gboolean  painted;
-  gboolean  ended;
-} Reading;
-
 static const char *case_names[N_CASES] = {
   "floor: bare AdwApplication window",
   "nearby, adapter, no beacons",
   "nearby, still beacons",
   "nearby --demo, untouched",
 };
-
-static void
-on_line (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Reading *reading = user_data;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object),
-                                                                result, NULL, NULL);
-
-  if (line == NULL)
-    {
-      reading->ended = TRUE;
-      return;
-    }
-
-  g_string_append_printf (reading->output, "%s\n", line);
-  if (strstr (line, "First frame painted ") != NULL)
-    reading->painted = TRUE;
-
-  /* Read to the end, so that the child never blocks on a full pipe. */
-  g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (object), G_PRIORITY_DEFAULT, NULL,
-                                       on_line, reading);
-}
-
-/* utime + stime of every thread of @pid, in clock ticks. */
-static guint64
-process_cpu_ticks (GPid pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *contents = NULL;
-  g_auto(GStrv) fields = NULL;
-  const char *after_name;
-
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    g_error ("Could not read %s: did the program exit?", path);
-
-  /* The name, in parentheses, may hold spaces: the fields after it are counted from its end.
-   * utime and stime are fields 14 and 15, so the 12th and 13th after the name. */
-  after_name = strrchr (contents, ')');
-  g_assert (after_name != NULL);
-  fields = g_strsplit (after_name + 2, " ", 0);
-  g_assert (g_strv_length (fields) > 13);
-
-  return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
-}
-
-static double
-measure_cpu_percent (GPid  pid,
-                     guint seconds)
-{
-  guint64 before = process_cpu_ticks (pid);
-  gint64 started = g_get_monotonic_time ();
-  double elapsed_s;
-
-  nearby_test_run_for_ms (seconds * 1000);
-  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
-
-  return 100.0 * (process_cpu_ticks (pid) - before) / sysconf (_SC_CLK_TCK) / elapsed_s;
-}
-
-/* poll() and ppoll() calls of every thread of @pid per second, from strace's summary. */
-static double
-measure_wakeups_per_s (GPid        pid,
-                       guint       seconds,
-                       const char *tmp)
-{
-  g_autofree char *strace = g_find_program_in_path ("strace");
-  g_autofree char *pid_arg = g_strdup_printf ("%d", (int) pid);
-  g_autofree char *summary_path = g_build_filename (tmp, "strace-summary", NULL);
-  g_autofree char *summary = NULL;
-  g_autoptr(GSubprocess) tracer = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) lines = NULL;
-  gint64 started;
-  double elapsed_s;
-  guint64 calls = 0;
-
-  if (strace == NULL)
-    return -1;
-
-  g_remove (summary_path);
-  tracer = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error, strace, "-f", "-c",
-                             "-e", "trace=poll,ppoll", "-o", summary_path, "-p", pid_arg, NULL);
-  if (tracer == NULL)
-    g_error ("Could not start strace: %s", error->message);
-
-  /* strace says nothing when it has attached; a second is more than it takes. */
-  nearby_test_run_for_ms (1000);
-  started = g_get_monotonic_time ();
-  nearby_test_run_for_ms (seconds * 1000);
-  g_subprocess_send_signal (tracer, SIGINT);
-  g_subprocess_wait (tracer, NULL, NULL);
-  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
-
-  if (!g_file_get_contents (summary_path, &summary, NULL, &error))
-    g_error ("strace left no summary: %s", error->message);
-
-  /* "% time     seconds  usecs/call     calls    errors syscall": calls is the 4th column. */
-  lines = g_strsplit (summary, "\n", 0);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) columns = g_strsplit_set (g_strstrip (lines[i]), " \t", 0);
-      g_autoptr(GPtrArray) words = g_ptr_array_new ();
-      const char *syscall;
-
-      for (guint j = 0; columns[j] != NULL; j++)
-        if (*columns[j] != '\0')
-          g_ptr_array_add (words, columns[j]);
-      if (words->len < 5)
-        continue;
-      syscall = words->pdata[words->len - 1];
-      if (g_str_equal (syscall, "poll") || g_str_equal (syscall, "ppoll"))
-        calls += g_ascii_strtoull (words->pdata[3], NULL, 10);
-    }
-
-  /* The second before the count began is not in the summary's time, but it is in its calls:
-   * counted in the time too, so that the figure errs high rather than low. */
-  return calls / (elapsed_s + 1.0);
-}
 
 static void
 start_beacons (BluezMock *mock,
@@ -231,10 +105,9 @@ run_case (const Settings *settings,
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *data_home = g_build_filename (settings->tmp, "data", NULL);
-  Reading reading = { g_string_new (NULL), FALSE, FALSE };
+  BenchChildOutput reading = { g_string_new (NULL), "First frame painted ", FALSE, FALSE };
   BluezMock mock = { 0 };
   gboolean timed_out = FALSE;
   guint timeout_id;
@@ -274,14 +147,13 @@ run_case (const Settings *settings,
     g_error ("Could not start %s: %s", case_names[kind], error->message);
   pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
 
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, on_line, &reading);
+  bench_child_output_read (&reading, g_subprocess_get_stdout_pipe (process));
   timeout_id = g_timeout_add_seconds (FIRST_FRAME_TIMEOUT_S, nearby_test_set_flag, &timed_out);
-  while (!reading.painted && !reading.ended && !timed_out)
+  while (!reading.seen && !reading.ended && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (timeout_id);
-  if (!reading.painted)
+  if (!reading.seen)
     g_error ("%s painted no frame within %d s; its output:\n%s", case_names[kind],
              FIRST_FRAME_TIMEOUT_S, reading.output->str);
 
@@ -289,8 +161,8 @@ run_case (const Settings *settings,
   if (reading.ended)
     g_error ("%s ended; its output:\n%s", case_names[kind], reading.output->str);
 
-  figures.cpu_percent = measure_cpu_percent (pid, settings->seconds);
-  figures.wakeups_per_s = measure_wakeups_per_s (pid, settings->seconds, settings->tmp);
+  figures.cpu_percent = bench_process_cpu_percent (pid, settings->seconds);
+  figures.wakeups_per_s = bench_process_wakeups_per_s (pid, settings->seconds, settings->tmp);
 
   g_subprocess_send_signal (process, SIGTERM);
   g_subprocess_wait (process, NULL, NULL);

@@ -7,7 +7,10 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bench-util.h"
 
@@ -172,4 +175,138 @@ bench_beacon_sighting (guint  index,
     g_error ("Could not build the frame of %s", url);
 
   return nearby_sighting_new (address, time_us, rssi, &frame, raw, raw_len);
+}
+
+/* utime + stime of every thread of @pid, in clock ticks. */
+static guint64
+process_cpu_ticks (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    g_error ("Could not read %s: did the program exit?", path);
+
+  /* The name, in parentheses, may hold spaces: the fields after it are counted from its end.
+   * utime and stime are fields 14 and 15, so the 12th and 13th after the name. */
+  after_name = strrchr (contents, ')');
+  g_assert (after_name != NULL);
+  fields = g_strsplit (after_name + 2, " ", 0);
+  g_assert (g_strv_length (fields) > 13);
+
+  return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
+}
+
+double
+bench_process_cpu_percent (GPid  pid,
+                           guint seconds)
+{
+  guint64 before = process_cpu_ticks (pid);
+  gint64 started = g_get_monotonic_time ();
+  double elapsed_s;
+
+  nearby_test_run_for_ms (seconds * 1000);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+
+  return 100.0 * (process_cpu_ticks (pid) - before) / sysconf (_SC_CLK_TCK) / elapsed_s;
+}
+
+/* poll(), ppoll() and epoll_wait() calls of every thread of @pid per second, from strace's
+ * summary: GLib's main loops poll, Python's asyncio (bleak) waits in epoll. */
+double
+bench_process_wakeups_per_s (GPid        pid,
+                             guint       seconds,
+                             const char *tmp)
+{
+  g_autofree char *strace = g_find_program_in_path ("strace");
+  g_autofree char *pid_arg = g_strdup_printf ("%d", (int) pid);
+  g_autofree char *summary_path = g_build_filename (tmp, "strace-summary", NULL);
+  g_autofree char *summary = NULL;
+  g_autoptr(GSubprocess) tracer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint64 started;
+  double elapsed_s;
+  guint64 calls = 0;
+
+  if (strace == NULL)
+    return -1;
+
+  g_remove (summary_path);
+  tracer = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error, strace, "-f", "-c",
+                             "-e", "trace=poll,ppoll,epoll_wait,epoll_pwait", "-o", summary_path,
+                             "-p", pid_arg, NULL);
+  if (tracer == NULL)
+    g_error ("Could not start strace: %s", error->message);
+
+  /* strace says nothing when it has attached; a second is more than it takes. */
+  nearby_test_run_for_ms (1000);
+  started = g_get_monotonic_time ();
+  nearby_test_run_for_ms (seconds * 1000);
+  g_subprocess_send_signal (tracer, SIGINT);
+  g_subprocess_wait (tracer, NULL, NULL);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+
+  if (!g_file_get_contents (summary_path, &summary, NULL, &error))
+    g_error ("strace left no summary: %s", error->message);
+
+  /* "% time     seconds  usecs/call     calls    errors syscall": calls is the 4th column. */
+  lines = g_strsplit (summary, "\n", 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) columns = g_strsplit_set (g_strstrip (lines[i]), " \t", 0);
+      g_autoptr(GPtrArray) words = g_ptr_array_new ();
+      const char *syscall;
+
+      for (guint j = 0; columns[j] != NULL; j++)
+        if (*columns[j] != '\0')
+          g_ptr_array_add (words, columns[j]);
+      if (words->len < 5)
+        continue;
+      syscall = words->pdata[words->len - 1];
+      if (g_str_equal (syscall, "poll") || g_str_equal (syscall, "ppoll")
+          || g_str_equal (syscall, "epoll_wait") || g_str_equal (syscall, "epoll_pwait"))
+        calls += g_ascii_strtoull (words->pdata[3], NULL, 10);
+    }
+
+  /* The second before the count began is not in the summary's time, but it is in its calls:
+   * counted in the time too, so that the figure errs high rather than low. */
+  return calls / (elapsed_s + 1.0);
+}
+
+static void
+child_output_line_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  BenchChildOutput *reading = user_data;
+  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object),
+                                                                result, NULL, NULL);
+
+  if (line == NULL)
+    {
+      reading->ended = TRUE;
+      g_object_unref (object);
+      return;
+    }
+
+  g_string_append_printf (reading->output, "%s\n", line);
+  if (reading->marker != NULL && strstr (line, reading->marker) != NULL)
+    reading->seen = TRUE;
+
+  g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (object), G_PRIORITY_DEFAULT, NULL,
+                                       child_output_line_cb, reading);
+}
+
+void
+bench_child_output_read (BenchChildOutput *reading,
+                         GInputStream     *stream)
+{
+  GDataInputStream *lines = g_data_input_stream_new (stream);
+
+  /* The stream holds itself until the end is read. */
+  g_data_input_stream_read_line_async (lines, G_PRIORITY_DEFAULT, NULL, child_output_line_cb,
+                                       reading);
 }

@@ -62,5 +62,25 @@ NearbySighting *bench_beacon_sighting (guint  index,
                                        gint64 time_us,
                                        int    rssi);
 
+/* What a running program costs, measured from outside it: its CPU (utime + stime of every
+ * thread, from /proc/PID/stat) over @seconds, in % of a core; and its poll(), ppoll() and
+ * epoll_wait() calls per second over @seconds (`strace -f -c` attached to it, its summary
+ * written into @tmp), or -1 without strace. strace slows what it traces: take the CPU first. */
+double bench_process_cpu_percent   (GPid        pid,
+                                    guint       seconds);
+double bench_process_wakeups_per_s (GPid        pid,
+                                    guint       seconds,
+                                    const char *tmp);
+/* A child's standard output, read to its end on the main context (so that the child never
+ * blocks on a full pipe) and kept; @seen is set once a line holds @marker. */
+typedef struct {
+  GString    *output;
+  const char *marker;
+  gboolean    seen;
+  gboolean    ended;
+} BenchChildOutput;
+
+void   bench_child_output_read     (BenchChildOutput *reading,
+                                    GInputStream     *stream);
 
 G_END_DECLS
