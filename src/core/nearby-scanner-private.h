@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 
 #define SCANNER_CALL_TIMEOUT_MS 10000
 
+typedef struct _NearbyScannerBatch NearbyScannerBatch;
+
 struct _NearbyScanner
 {
   GObject             parent_instance;
@@ -29,6 +31,8 @@ struct _NearbyScanner
   GDBusProxy         *adapter;
   char               *owner;     /* the bluetoothd our adapter and session belong to */
   GHashTable         *devices;   /* object path -> Device, see nearby-scanner-devices.c */
+  NearbyScannerBatch *batch;     /* Device1 signals off the main loop, nearby-scanner-batch.c */
+  guint               batch_filter_id;
 
   NearbySourceState   state;
   char               *state_message;
@@ -59,6 +63,30 @@ void        _nearby_scanner_set_state           (NearbyScanner        *self,
 gboolean    _nearby_scanner_proxy_get_boolean   (GDBusProxy           *proxy,
                                                  const char           *name,
                                                  gboolean              fallback);
+
+/* Some of a Device1's properties changed, as a PropertiesChanged said (@invalidated may be
+ * NULL). */
+void        _nearby_scanner_device_properties_changed (NearbyScanner      *self,
+                                                       GDBusProxy         *proxy,
+                                                       GVariant           *changed,
+                                                       const char * const *invalidated);
+
+/* nearby-scanner-batch.c */
+/* Takes the Device1 PropertiesChanged of the followed bluetoothd and adapter off the main loop
+ * from now on (self->connection is set). */
+void        _nearby_scanner_batch_start         (NearbyScanner        *self);
+void        _nearby_scanner_batch_stop          (NearbyScanner        *self);
+/* Which bluetoothd (its unique name) and adapter the signals taken are from; NULL: none. What
+ * was taken until then is applied first. */
+void        _nearby_scanner_batch_follow        (NearbyScanner        *self,
+                                                 const char           *owner,
+                                                 const char           *adapter_path);
+/* Applies what was taken so far, now: before an object or interface comes or goes, so that
+ * signals apply in the order bluetoothd sent them. */
+void        _nearby_scanner_batch_flush         (NearbyScanner        *self);
+/* @path went away: its next signal is a first one again. */
+void        _nearby_scanner_batch_forget        (NearbyScanner        *self,
+                                                 const char           *path);
 
 /* nearby-scanner-discovery.c */
 void        _nearby_scanner_begin_session       (NearbyScanner        *self,

@@ -155,6 +155,7 @@ use_adapter (NearbyScanner *self,
   g_debug ("Using adapter %s", g_dbus_proxy_get_object_path (adapter));
   self->adapter = g_object_ref (adapter);
   self->retry_delay_ms = self->retry_interval_ms;
+  _nearby_scanner_batch_follow (self, self->owner, g_dbus_proxy_get_object_path (adapter));
 
   /* Devices bluetoothd already knows (ours or from another client's discovery). */
   objects = g_dbus_object_manager_get_objects (self->manager);
@@ -172,6 +173,7 @@ use_adapter (NearbyScanner *self,
 static void
 drop_adapter (NearbyScanner *self)
 {
+  _nearby_scanner_batch_follow (self, NULL, NULL);
   _nearby_scanner_end_session (self);
   g_hash_table_remove_all (self->devices);
   g_clear_object (&self->adapter);
@@ -244,6 +246,7 @@ on_object_added (GDBusObjectManager *manager,
   g_autoptr(GDBusInterface) adapter =
     g_dbus_object_get_interface (object, NEARBY_BLUEZ_ADAPTER_IFACE);
 
+  _nearby_scanner_batch_flush (self);
   if (adapter != NULL && self->adapter == NULL)
     refresh (self);
   if (device != NULL)
@@ -257,6 +260,7 @@ on_object_removed (GDBusObjectManager *manager,
 {
   const char *path = g_dbus_object_get_object_path (object);
 
+  _nearby_scanner_batch_flush (self);
   if (self->adapter != NULL && g_str_equal (path, g_dbus_proxy_get_object_path (self->adapter)))
     {
       g_debug ("Adapter %s went away", path);
@@ -266,6 +270,7 @@ on_object_removed (GDBusObjectManager *manager,
     }
 
   g_hash_table_remove (self->devices, path);
+  _nearby_scanner_batch_forget (self, path);
 }
 
 static void
@@ -276,6 +281,7 @@ on_interface_added (GDBusObjectManager *manager,
 {
   const char *name = g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface));
 
+  _nearby_scanner_batch_flush (self);
   if (g_str_equal (name, NEARBY_BLUEZ_ADAPTER_IFACE) && self->adapter == NULL)
     refresh (self);
   else if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
@@ -288,6 +294,7 @@ on_interface_removed (GDBusObjectManager *manager,
                       GDBusInterface     *interface,
                       NearbyScanner      *self)
 {
+  _nearby_scanner_batch_flush (self);
   if ((GDBusProxy *) interface == self->adapter)
     {
       drop_adapter (self);
@@ -297,6 +304,7 @@ on_interface_removed (GDBusObjectManager *manager,
                         NEARBY_BLUEZ_DEVICE_IFACE))
     {
       g_hash_table_remove (self->devices, g_dbus_object_get_object_path (object));
+      _nearby_scanner_batch_forget (self, g_dbus_object_get_object_path (object));
     }
 }
 
@@ -310,23 +318,34 @@ on_properties_changed (GDBusObjectManagerClient *manager,
 {
   const char *name = g_dbus_proxy_get_interface_name (proxy);
 
+  /* Device1 signals of our bluetoothd come in batches (nearby-scanner-batch.c); those from
+   * before a change of the adapter apply first. */
   if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
     {
-      g_autoptr(GVariant) rssi = g_variant_lookup_value (changed, "RSSI", NULL);
-      g_autoptr(GVariant) service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
-      g_autoptr(GVariant) manufacturer_data =
-        g_variant_lookup_value (changed, "ManufacturerData", NULL);
-      gboolean rssi_invalidated = invalidated != NULL
-                                  && g_strv_contains (invalidated, "RSSI");
-
-      if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || rssi_invalidated)
-        _nearby_scanner_device_changed (self, proxy, rssi, service_data, manufacturer_data,
-                                        rssi_invalidated);
+      _nearby_scanner_device_properties_changed (self, proxy, changed, invalidated);
     }
   else if (proxy == self->adapter)
     {
+      _nearby_scanner_batch_flush (self);
       adapter_properties_changed (self, changed);
     }
+}
+
+void
+_nearby_scanner_device_properties_changed (NearbyScanner      *self,
+                                           GDBusProxy         *proxy,
+                                           GVariant           *changed,
+                                           const char * const *invalidated)
+{
+  g_autoptr(GVariant) rssi = g_variant_lookup_value (changed, "RSSI", NULL);
+  g_autoptr(GVariant) service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
+  g_autoptr(GVariant) manufacturer_data =
+    g_variant_lookup_value (changed, "ManufacturerData", NULL);
+  gboolean rssi_invalidated = invalidated != NULL && g_strv_contains (invalidated, "RSSI");
+
+  if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || rssi_invalidated)
+    _nearby_scanner_device_changed (self, proxy, rssi, service_data, manufacturer_data,
+                                    rssi_invalidated);
 }
 
 static void
@@ -372,6 +391,7 @@ manager_ready_cb (GObject      *object,
   self->connection =
     g_object_ref (g_dbus_object_manager_client_get_connection (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager)));
 
+  _nearby_scanner_batch_start (self);
   g_signal_connect_object (self->manager, "notify::name-owner",
                            G_CALLBACK (on_name_owner_changed), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->manager, "object-added",
@@ -568,6 +588,7 @@ nearby_scanner_dispose (GObject *object)
                             NULL, NULL, NULL);
 
   g_cancellable_cancel (self->cancellable);
+  _nearby_scanner_batch_stop (self);
   _nearby_scanner_end_session (self);
   g_clear_object (&self->adapter);
   if (self->manager != NULL)
