@@ -290,10 +290,51 @@ def UpdateDevice(self, path, changed, invalidated):
     _emit_properties_changed(device, DEVICE_IFACE, changed, invalidated)
 
 
+@dbus.service.method(MOCK_IFACE, in_signature='oa{sv}', out_signature='')
+def Advert(self, path, advert):
+    '''One advert heard from the device at PATH, carrying ADVERT (RSSI, ServiceData,
+    ManufacturerData): signalled as bluetoothd 5.66 does under the adapter's discovery filter
+    (see _advert_changes); nothing is signalled when nothing is to be.'''
+    device = mockobject.objects[path]
+    adapter = mockobject.objects[str(device.props[DEVICE_IFACE]['Adapter'])]
+    changed = _advert_changes(adapter, device, advert)
+    if changed:
+        _emit_properties_changed(device, DEVICE_IFACE, changed, [])
+
+
 @dbus.service.method(MOCK_IFACE, in_signature='s', out_signature='')
 def RemoveBeacon(self, path):
     '''The beacon went out of range (TemporaryTimeout expired).'''
     _remove_device(path)
+
+
+_ADVERT_DATA = ('ManufacturerData', 'ServiceData')
+
+
+def _duplicate_data(adapter):
+    # SetDiscoveryFilter's DuplicateData is true unless a client says otherwise.
+    return adapter.nearby_filter is not None \
+        and bool(adapter.nearby_filter.get('DuplicateData', True))
+
+
+def _advert_changes(adapter, device, advert):
+    '''What bluetoothd 5.66 signals for one advert of DEVICE carrying ADVERT (RSSI and advert
+    data), and keeps as its properties.
+
+    With a discovery filter (src/adapter.c), the RSSI of every advert. With DuplicateData
+    (src/device.c, device_set_service_data and device_set_manufacturer_data), the data is
+    cleared and added again, so every signal carries it; without, only data whose bytes changed
+    is signalled. Without a filter the mock signals the RSSI all the same.'''
+    props = device.props[DEVICE_IFACE]
+    changed = {}
+    if 'RSSI' in advert:
+        changed['RSSI'] = advert['RSSI']
+    for key in _ADVERT_DATA:
+        if key in advert and (_duplicate_data(adapter) or props.get(key) != advert[key]):
+            changed[key] = advert[key]
+    for key, data in changed.items():
+        props[key] = data
+    return changed
 
 
 def _flood_rssi(device_path, tick, ticks, index):
@@ -305,7 +346,8 @@ def _flood_rssi(device_path, tick, ticks, index):
 
 
 def _start_rssi_timer(mock, adapter_name, rate_hz, duration_ms, value):
-    devices = _devices_of(_adapter_path(adapter_name))
+    adapter = mockobject.objects[_adapter_path(adapter_name)]
+    devices = _devices_of(adapter.path)
     ticks = max(1, rate_hz * duration_ms // 1000)
     interval = max(1, 1000 // max(1, rate_hz))
     connection = mock.connection
@@ -321,9 +363,13 @@ def _start_rssi_timer(mock, adapter_name, rate_hz, duration_ms, value):
             if path not in mockobject.objects:
                 continue   # removed meanwhile: a real beacon out of range sends nothing
             rssi = dbus.Int16(value(path, t, ticks, index))
-            device.props[DEVICE_IFACE]['RSSI'] = dbus.Int16(rssi, variant_level=1)
+            # Each tick is an advert with the same data as before.
+            changed = _advert_changes(adapter, device, {
+                'RSSI': dbus.Int16(rssi, variant_level=1),
+                **{key: device.props[DEVICE_IFACE][key] for key in _ADVERT_DATA
+                   if key in device.props[DEVICE_IFACE]}})
             message = dbus.lowlevel.SignalMessage(path, dbus.PROPERTIES_IFACE, 'PropertiesChanged')
-            message.append(DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1)},
+            message.append(DEVICE_IFACE, dbus.Dictionary(changed, signature='sv'),
                            dbus.Array([], signature='s'), signature='sa{sv}as')
             connection.send_message(message)
             state['sent'] += 1
@@ -343,7 +389,8 @@ def _start_rssi_timer(mock, adapter_name, rate_hz, duration_ms, value):
 
 @dbus.service.method(MOCK_IFACE, in_signature='suu', out_signature='u')
 def FloodRssi(self, adapter_name, rate_hz, duration_ms):
-    '''Changes the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS.
+    '''Changes the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS
+    (each change an advert: with DuplicateData, the signal carries the device's data too).
 
     A timer inside the mock sends the signals, so the test process does no round trip per
     update. Each device's last value is -40 - (index % 50), index being its place in path order.
@@ -355,7 +402,8 @@ def FloodRssi(self, adapter_name, rate_hz, duration_ms):
 def HoldRssi(self, adapter_name, rate_hz, duration_ms, rssi):
     '''Signals the RSSI of every device on the adapter RATE_HZ times a second for DURATION_MS,
     each value within 1 dB of RSSI: beacons that stay where they are, as bluetoothd reports them
-    with a discovery filter set (an RSSI on every advertisement).
+    with a discovery filter set (an RSSI on every advertisement; with DuplicateData, their
+    ServiceData and ManufacturerData too).
 
     Like FloodRssi, from a timer inside the mock, ending with FloodFinished. Returns the number
     of ticks.'''

@@ -198,6 +198,45 @@ test_rotation (Fixture       *f,
   g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/b");
 }
 
+/* A beacon that sends its URL and TLM frames in turn, each advert signalled as bluetoothd 5.66
+ * does under the filter the scanner sets (with DuplicateData=false, the FEAA service data only
+ * when its bytes changed, else the RSSI alone): every frame kind shows, one sighting per advert. */
+static void
+test_rotation_adverts (Fixture       *f,
+                       gconstpointer  data)
+{
+  const NearbyFrameKind kinds[] = {
+    NEARBY_FRAME_KIND_TLM, NEARBY_FRAME_KIND_URL, NEARBY_FRAME_KIND_URL,
+    NEARBY_FRAME_KIND_TLM, NEARBY_FRAME_KIND_TLM, NEARBY_FRAME_KIND_URL,
+  };
+  g_autofree char *path = NULL;
+
+  start_scanning (f);
+  path = add_beacon (&f->mock, "C0:FF:EE:00:00:12",
+                     props ("RSSI", g_variant_new_int16 (-70),
+                            "ServiceData", url_service_data ("https://example.com/r", -20),
+                            NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "SetDiscoveryFilter") > 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      GVariant *service_data = kinds[i] == NEARBY_FRAME_KIND_TLM
+                               ? tlm_service_data ()
+                               : url_service_data ("https://example.com/r", -20);
+
+      bluez_mock_control (&f->mock, "Advert",
+                          g_variant_new ("(o@a{sv})", path,
+                                         props ("RSSI", g_variant_new_int16 (-60 - i),
+                                                "ServiceData", service_data, NULL)));
+      WAIT_UNTIL (f->sightings->len == 2 + i);
+      g_assert_cmpint (last_sighting (f)->frame.kind, ==, kinds[i]);
+      g_assert_cmpint (last_sighting (f)->rssi, ==, -60 - (int) i);
+      if (kinds[i] == NEARBY_FRAME_KIND_URL)
+        g_assert_cmpstr (last_sighting (f)->frame.url, ==, "https://example.com/r");
+    }
+}
+
 static void
 test_two_devices_one_url (Fixture       *f,
                           gconstpointer  data)
@@ -889,6 +928,7 @@ main (int   argc,
 
   ADD ("/scanner/url-and-distance", test_url_and_distance);
   ADD ("/scanner/rotation", test_rotation);
+  ADD ("/scanner/rotation-adverts", test_rotation_adverts);
   ADD ("/scanner/two-devices-one-url", test_two_devices_one_url);
   ADD ("/scanner/data-after-interfaces-added", test_data_after_interfaces_added);
   ADD ("/scanner/wrong-types-ignored", test_wrong_types_ignored);
