@@ -239,11 +239,14 @@ set_filter (NearbyScanner *self)
 {
   GVariantBuilder filter;
 
-  /* Any filter makes bluetoothd restart scan cycles at once and report every RSSI change;
-   * DuplicateData makes every advert count, so the watchdog and distances stay fresh. */
+  /* Any filter makes bluetoothd (5.66) restart scan cycles at once and signal the RSSI of
+   * every advert, which keeps the watchdog and distances fresh. DuplicateData=true would also
+   * clear and re-add the advert data each time, so that every signal carried it: without it,
+   * a signal carries the data only when its bytes changed (a rotating beacon's every frame
+   * still shows), and a busy room costs less to read (tests/bench/README.md, bench-room). */
   g_variant_builder_init (&filter, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&filter, "{sv}", "Transport", g_variant_new_string ("le"));
-  g_variant_builder_add (&filter, "{sv}", "DuplicateData", g_variant_new_boolean (TRUE));
+  g_variant_builder_add (&filter, "{sv}", "DuplicateData", g_variant_new_boolean (FALSE));
 
   _nearby_scanner_call_adapter (self, "SetDiscoveryFilter", g_variant_new ("(a{sv})", &filter),
                                 self->session_cancellable, set_filter_cb, self);
