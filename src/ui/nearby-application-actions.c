@@ -404,19 +404,38 @@ about_action (GSimpleAction *action,
 }
 
 static void
+on_preferences_destroy (NearbyApplication *self)
+{
+  self->preferences = NULL;
+}
+
+/* One Preferences window for the application's life, hidden when closed: about 0.75 MiB of
+ * every Preferences window that was closed and destroyed stayed in the app (opened and closed 40
+ * times: RSS 112.9 to 138.7 MiB), all day long for a person who opens it now and then. */
+static void
 preferences_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
   NearbyApplication *self = user_data;
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-  NearbyPreferences *preferences = nearby_preferences_new (window,
-                                                           G_LIST_MODEL (self->hidden_sites));
 
-  /* Its buttons are app.* actions (Clear…, Show Again): a window outside the application
-   * resolves none of them, and GTK leaves such buttons insensitive. */
-  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
-  gtk_window_present (GTK_WINDOW (preferences));
+  if (self->preferences == NULL)
+    {
+      self->preferences = GTK_WINDOW (nearby_preferences_new (window,
+                                                              G_LIST_MODEL (self->hidden_sites)));
+      gtk_window_set_hide_on_close (self->preferences, TRUE);
+      g_signal_connect_object (self->preferences, "destroy",
+                               G_CALLBACK (on_preferences_destroy), self, G_CONNECT_SWAPPED);
+      /* Its buttons are app.* actions (Clear…, Show Again): a window outside the application
+       * resolves none of them, and GTK leaves such buttons insensitive. */
+      gtk_window_set_application (self->preferences, GTK_APPLICATION (self));
+    }
+  else if (window != self->preferences)
+    {
+      gtk_window_set_transient_for (self->preferences, window);
+    }
+  gtk_window_present (self->preferences);
 }
 
 static void

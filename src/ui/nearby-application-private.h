@@ -34,6 +34,7 @@ struct _NearbyApplication
   NearbyScanner     *scanner;
   NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
   GtkStringList     *hidden_sites;
+  GtkWindow         *preferences;  /* made once, hidden on close; NULL once destroyed */
   GCancellable      *cancellable;
   guint              n_opening;    /* pages asked of the browser, their visits not yet recorded */
   guint              quit_signal_sources[3];
