@@ -364,6 +364,16 @@ on_name_owner_changed (GDBusObjectManagerClient *manager,
 }
 
 static void
+cannot_reach_bus (NearbyScanner *self,
+                  const GError  *error)
+{
+  g_autofree char *message = g_strdup_printf (_("Cannot reach the system bus: %s"),
+                                              error->message);
+
+  _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE, message);
+}
+
+static void
 manager_ready_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
@@ -372,7 +382,7 @@ manager_ready_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   NearbyScanner *self;
 
-  manager = g_dbus_object_manager_client_new_for_bus_finish (result, &error);
+  manager = g_dbus_object_manager_client_new_finish (result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
@@ -380,10 +390,7 @@ manager_ready_cb (GObject      *object,
 
   if (manager == NULL)
     {
-      g_autofree char *message =
-        g_strdup_printf (_("Cannot reach the system bus: %s"), error->message);
-
-      _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE, message);
+      cannot_reach_bus (self, error);
       return;
     }
 
@@ -406,6 +413,63 @@ manager_ready_cb (GObject      *object,
                            G_CALLBACK (on_properties_changed), self, G_CONNECT_DEFAULT);
 
   refresh (self);
+}
+
+static void
+connection_ready_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GDBusConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+  NearbyScanner *self;
+
+  connection = g_dbus_connection_new_for_address_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = NEARBY_SCANNER (user_data);
+  if (connection == NULL)
+    {
+      cannot_reach_bus (self, error);
+      return;
+    }
+
+  g_dbus_object_manager_client_new (connection,
+                                    G_DBUS_OBJECT_MANAGER_CLIENT_FLAGS_DO_NOT_AUTO_START,
+                                    NEARBY_BLUEZ_BUS_NAME,
+                                    "/",
+                                    NULL, NULL, NULL,
+                                    self->cancellable,
+                                    manager_ready_cb,
+                                    self);
+}
+
+/* The scanner has a system bus connection of its own: it takes bluetoothd's Device1
+ * PropertiesChanged signals off the connection in batches (nearby-scanner-batch.c), which on
+ * the process's shared connection would hide them from everyone else listening there (the
+ * beacon configurator waits for ServicesResolved). */
+static void
+start_connection (NearbyScanner *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = g_dbus_address_get_for_bus_sync (G_BUS_TYPE_SYSTEM,
+                                                              self->cancellable, &error);
+
+  if (address == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        cannot_reach_bus (self, error);
+      return;
+    }
+
+  g_dbus_connection_new_for_address (address,
+                                     G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                     G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                     NULL,
+                                     self->cancellable,
+                                     connection_ready_cb,
+                                     self);
 }
 
 /* Public API */
@@ -560,14 +624,7 @@ nearby_scanner_constructed (GObject *object)
   G_OBJECT_CLASS (nearby_scanner_parent_class)->constructed (object);
 
   self->retry_delay_ms = self->retry_interval_ms;
-  g_dbus_object_manager_client_new_for_bus (G_BUS_TYPE_SYSTEM,
-                                            G_DBUS_OBJECT_MANAGER_CLIENT_FLAGS_DO_NOT_AUTO_START,
-                                            NEARBY_BLUEZ_BUS_NAME,
-                                            "/",
-                                            NULL, NULL, NULL,
-                                            self->cancellable,
-                                            manager_ready_cb,
-                                            self);
+  start_connection (self);
 }
 
 static void
