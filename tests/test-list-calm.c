@@ -37,13 +37,12 @@ test_baseline_restless (void)
 }
 
 /* Standing still: the calm ranking is at least ten times calmer than the baseline, with 25 and
- * 50 beacons and any shadowing (the target, at most 1 a minute at 6 dB, is not met yet). */
+ * 50 beacons and any shadowing, and at 6 dB the order changes at most once a minute. */
 static void
 test_still (void)
 {
   const char *names[] = { "still-25-sigma4", "still-25-sigma6", "still-25-sigma8",
                           "still-50-sigma4", "still-50-sigma6", "still-50-sigma8" };
-  g_autoptr(GString) missed = g_string_new (NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -54,16 +53,14 @@ test_still (void)
       g_test_message ("%s: %.1f reorders a minute, %.1f before", names[i],
                       after.reorders_per_minute, before.reorders_per_minute);
       g_assert_cmpfloat (after.reorders_per_minute * 10, <=, before.reorders_per_minute);
-      if (g_str_has_suffix (names[i], "sigma6") && after.reorders_per_minute > 1.0)
-        g_string_append_printf (missed, " %s", names[i]);
+      if (g_str_has_suffix (names[i], "sigma6"))
+        g_assert_cmpfloat (after.reorders_per_minute, <=, 1.0);
     }
-
-  if (missed->len > 0)
-    g_test_incomplete_printf ("more than 1 reorder a minute in%s", missed->str);
 }
 
-/* Walking up to a beacon that advertises 5 or 10 times a second, at 6 dB: it is the top row
- * within 3 s of being the nearest (the other walks are the target, not met yet). */
+/* Walking up to a beacon that advertises 10 times a second at 4 and 6 dB, or 5 times at 6 dB:
+ * it is the top row within 3 s of being the nearest (at 8 dB and for beacons of 1-2 Hz, the
+ * target, not met yet). */
 static void
 test_walk_up (void)
 {
@@ -78,7 +75,8 @@ test_walk_up (void)
       calm_run (scenario (names[i]), TRUE, NULL, &result);
       g_test_message ("%s: top row %.2f s after being the nearest (negative: never)", names[i],
                       result.time_to_top_s);
-      if (g_str_equal (names[i], "walk-up-sigma6") || g_str_equal (names[i], "walk-up-5hz-sigma6"))
+      if (g_str_equal (names[i], "walk-up-sigma4") || g_str_equal (names[i], "walk-up-sigma6")
+          || g_str_equal (names[i], "walk-up-5hz-sigma6"))
         {
           g_assert_cmpfloat (result.time_to_top_s, >=, 0.0);
           g_assert_cmpfloat (result.time_to_top_s, <=, 3.0);

@@ -99,7 +99,7 @@ nearby_distance_config_init (NearbyDistanceConfig *config)
   config->rank_trend_change_db = 1.0;
   config->rank_initial_noise_db = 6.0;
   config->rank_change_db = 9.0;
-  config->rank_evidence = 20.0;
+  config->rank_evidence = 14.0;
 }
 
 static double
@@ -355,6 +355,15 @@ nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
 /* Nor above 10 dB: a person walking makes innovations that are no noise, and a filter that took
  * them for noise would trust every advert less and lag further behind, and so on. */
 #define RANK_NOISE_MAX_VAR 100.0
+/* The change test's reference is the mean of the adverts since the last change, over at most
+ * this many: it comes to the beacon's true level where the anchor, taken from the first few
+ * adverts, may stay a few dB off, and a test against the anchor would in time take that error
+ * for a change (most of the moves of still beacons were such corrections). */
+#define RANK_REFERENCE_SAMPLES 50
+/* After a change the reference starts where the anchor went, weighed as this many adverts: it
+ * holds there while the signal goes on moving (someone still walking up), so that the test finds
+ * the next step against it, and comes to the new level over a minute or two of a still beacon. */
+#define RANK_REFERENCE_AFTER_CHANGE 100
 
 void
 nearby_rank_filter_init (NearbyRankFilter           *filter,
@@ -384,11 +393,13 @@ nearby_rank_filter_reset (NearbyRankFilter *filter)
   filter->up = filter->down = 0.0;
   filter->up_sum = filter->down_sum = 0.0;
   filter->up_n = filter->down_n = 0;
+  filter->reference = RSSI_UNKNOWN;
+  filter->reference_n = 0;
 }
 
 /* The CUSUM test: each advert adds the log-likelihood ratio of "the level is rank_change_db
- * above (below) the anchor" against "it is the anchor"; past the evidence, the anchor moves to the
- * mean of the adverts since the sum last left zero. A deviation is clipped a few standard
+ * above (below) the reference" against "it is the reference"; past the evidence, the anchor moves
+ * to the mean of the adverts since the sum last left zero, and the reference with it. A deviation is clipped a few standard
  * deviations past the change looked for, so that one deep fade is never enough. */
 static void
 test_for_change (NearbyRankFilter *filter,
@@ -397,13 +408,19 @@ test_for_change (NearbyRankFilter *filter,
   const NearbyDistanceConfig *config = &filter->config;
   double delta = config->rank_change_db > 0.0 ? config->rank_change_db : 9.0;
   double sigma = sqrt (filter->noise_var);
-  double deviation = rssi - filter->anchor;
+  double deviation = rssi - filter->reference;
   double limit = delta + RANK_CLIP_SIGMAS * sigma;
   double weight = delta / filter->noise_var;
 
+  if (filter->reference_n < RANK_REFERENCE_SAMPLES)
+    filter->reference_n++;
+  filter->reference += (rssi - filter->reference) / filter->reference_n;
+
+  /* A still beacon's first adverts are best summed up by their plain mean: the Kalman level also
+   * guesses a trend from them, and is further off. */
   if (filter->n_samples <= RANK_SETTLING_SAMPLES)
     {
-      filter->anchor = filter->level;
+      filter->anchor = filter->reference;
       return;
     }
 
@@ -444,6 +461,8 @@ test_for_change (NearbyRankFilter *filter,
   else
     return;
 
+  filter->reference = filter->anchor;
+  filter->reference_n = RANK_REFERENCE_AFTER_CHANGE;
   filter->up = filter->down = 0.0;
   filter->up_sum = filter->down_sum = 0.0;
   filter->up_n = filter->down_n = 0;
@@ -463,6 +482,13 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
   if (!filter->has_value || time_us - filter->last_time_us > config->reset_gap_us)
     {
       double noise_var = filter->noise_var;
+      /* A settled beacon heard again after a silence keeps its place, and the test looks for a
+       * change from there: a far beacon whose adverts fall below the radio's sensitivity for a
+       * few seconds would otherwise move its row with each of its next first adverts. */
+      bool keep_place = filter->has_value && filter->n_samples > RANK_SETTLING_SAMPLES;
+      double anchor = filter->anchor;
+      double reference = filter->reference;
+      int reference_n = filter->reference_n;
 
       nearby_rank_filter_reset (filter);
       /* A beacon that comes back is the same radio: its noise is still what was measured. */
@@ -477,6 +503,16 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
       filter->last_time_us = time_us;
       filter->n_samples = 1;
       filter->anchor = rssi;
+      filter->reference = rssi;
+      filter->reference_n = 1;
+      if (keep_place)
+        {
+          filter->anchor = anchor;
+          filter->reference = reference;
+          filter->reference_n = reference_n;
+          filter->n_samples = RANK_SETTLING_SAMPLES + 1;
+          test_for_change (filter, rssi);
+        }
       return true;
     }
 

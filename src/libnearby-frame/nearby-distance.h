@@ -81,8 +81,8 @@ typedef struct {
 /* Immediate below 1 m, near below 6 m, hysteresis 3 dB (so "Right here" is entered below about
  * 0.7 m and left beyond 1.4 m at n = 2), averages of 3 s and 0.5 s spanning at least 11 and 3
  * samples, catch-up after 3 rising or 8 falling samples 3 dB apart, reset after 8 s of silence;
- * for the calm ranking, a trend that changes by 3 dB/s per second, 6 dB of noise assumed at
- * first, and changes of 9 dB looked for with 20 nats of evidence (bench-list-calm's figures). */
+ * for the calm ranking, a trend that changes by 1 dB/s per second, 6 dB of noise assumed at
+ * first, and changes of 9 dB looked for with 14 nats of evidence (bench-list-calm's figures). */
 void nearby_distance_config_init (NearbyDistanceConfig *config);
 
 /* The bucket for a smoothed RSSI, given the bucket it was in before (for hysteresis).
@@ -133,8 +133,10 @@ NearbyBucket nearby_rssi_filter_get_bucket   (const NearbyRssiFilter     *filter
 
 /* The signal as the ranking sees it. A Kalman filter of the RSSI's level and trend (dB and dB/s)
  * measures each beacon's own noise as it goes; the level the ranking uses (the anchor) moves only
- * when a two-sided CUSUM test on the adverts finds that the signal has left it by at least the
- * config's rank_change_db, with the config's evidence: a still beacon's row holds its place for
+ * when a two-sided CUSUM test on the adverts finds that the signal has left its level since the
+ * last change by at least the config's rank_change_db, with the config's evidence (the level it
+ * tests against is the mean of the adverts since that change, which comes to the true level
+ * where the anchor may stay a little off): a still beacon's row holds its place for
  * hours, and a clear change (someone walking up) is found in a few adverts, more for a noisier
  * or rarer beacon. The caller owns it; initialise it with nearby_rank_filter_init(). */
 typedef struct {
@@ -146,9 +148,12 @@ typedef struct {
   double   noise_var;     /* of one advert around the level, measured (dB^2) */
   int64_t  last_time_us;
   int      n_samples;
-  /* The CUSUM test against the anchor, up and down, with the mean of the adverts since each
-   * sum last left zero (where the change began). */
+  /* The CUSUM test, up and down, against a reference level (the mean of the adverts since the
+   * last change), with the mean of the adverts since each sum last left zero (where the change
+   * began). */
   double   anchor;        /* dBm */
+  double   reference;     /* dBm */
+  int      reference_n;   /* the adverts it stands for */
   double   up, down;
   double   up_sum, down_sum;
   int      up_n, down_n;
@@ -159,15 +164,16 @@ void   nearby_rank_filter_init       (NearbyRankFilter           *filter,
                                       const NearbyDistanceConfig *config);
 void   nearby_rank_filter_reset      (NearbyRankFilter           *filter);
 /* Adds one sample. An unknown RSSI is ignored (returns false). Samples out of time order count
- * as simultaneous; after the config's reset gap of silence the filter starts again. */
+ * as simultaneous; after the config's reset gap of silence the filter starts again, but a beacon
+ * heard for more than its first few adverts keeps its anchor and the test's reference. */
 bool   nearby_rank_filter_update     (NearbyRankFilter           *filter,
                                       int64_t                     time_us,
                                       int                         rssi);
 bool   nearby_rank_filter_has_value  (const NearbyRankFilter     *filter);
 /* The filtered level (dBm), or 127 before the first sample. */
 double nearby_rank_filter_get_rssi   (const NearbyRankFilter     *filter);
-/* The level the ranking uses (dBm), or 127 before the first sample: the filtered level over the
- * first few adverts, then fixed until the test finds a change. */
+/* The level the ranking uses (dBm), or 127 before the first sample: the mean of the first few
+ * adverts as they come, then fixed until the test finds a change. */
 double nearby_rank_filter_get_anchor (const NearbyRankFilter     *filter);
 
 #ifdef __cplusplus
