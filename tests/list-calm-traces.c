@@ -294,6 +294,31 @@ shown_objects (NearbyObjectList *list)
   return shown;
 }
 
+static int
+section_order (NearbyObject *object)
+{
+  NearbyBucket bucket = nearby_object_get_bucket (object);
+
+  return bucket == NEARBY_BUCKET_UNKNOWN ? NEARBY_BUCKET_FAR + 1 : (int) bucket;
+}
+
+/* TRUE when a shown row is in a farther section than a row ranked farther away. */
+static gboolean
+sections_inverted (GPtrArray *shown)
+{
+  for (guint i = 0; i < shown->len; i++)
+    for (guint j = 0; j < shown->len; j++)
+      {
+        double distance_i = nearby_object_get_rank_distance (shown->pdata[i]);
+        double distance_j = nearby_object_get_rank_distance (shown->pdata[j]);
+
+        if (distance_i >= 0 && distance_j >= 0 && distance_i < distance_j
+            && section_order (shown->pdata[i]) > section_order (shown->pdata[j]))
+          return TRUE;
+      }
+  return FALSE;
+}
+
 static guint
 true_nearest (const CalmScenario *scenario,
               const Beacon       *beacons,
@@ -384,6 +409,8 @@ calm_run (const CalmScenario         *scenario,
                   g_printerr ("\n");
                 }
             }
+          if (t_us > ARRIVAL_US && sections_inverted (after))
+            result->n_section_inversions++;
           g_ptr_array_unref (before);
           before = g_steal_pointer (&after);
 

@@ -56,6 +56,9 @@ typedef struct {
   guint    n_tops;
   gboolean tops_in_order;
   guint64  n_sightings;
+  /* Ticks at which a row was in a farther section ("Nearby" after "Right here") than a row the
+   * ranking put farther away. */
+  guint    n_section_inversions;
 } CalmResult;
 
 /* The scenarios the targets are set on. */

@@ -89,6 +89,25 @@ test_walk_up (void)
     g_test_incomplete_printf ("not the top row within 3 s in%s", missed->str);
 }
 
+/* The sections follow the order: in no scenario is a row ever in a farther section than a row
+ * the calm ranking puts farther away. */
+static void
+test_sections (void)
+{
+  guint n;
+  const CalmScenario *scenarios = calm_scenarios (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      CalmResult result;
+
+      calm_run (&scenarios[i], TRUE, NULL, &result);
+      g_test_message ("%s: %u ticks with a section out of order", scenarios[i].name,
+                      result.n_section_inversions);
+      g_assert_cmpuint (result.n_section_inversions, ==, 0);
+    }
+}
+
 /* Walking past a row of beacons at 4 and 6 dB: each is the top row in turn, in order (at 8 dB,
  * and with beacons of 2 Hz, the target, not met yet). */
 static void
@@ -142,6 +161,7 @@ main (int   argc,
   g_test_add_func ("/list-calm/still", test_still);
   g_test_add_func ("/list-calm/walk-up", test_walk_up);
   g_test_add_func ("/list-calm/walk-past", test_walk_past);
+  g_test_add_func ("/list-calm/sections", test_sections);
   g_test_add_func ("/list-calm/silent-and-twins", test_silent_and_twins);
 
   return g_test_run ();

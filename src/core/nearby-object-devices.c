@@ -394,8 +394,8 @@ update_rank_distance (NearbyObject *self,
 
 /* The calm ranking: the row's place comes from the anchor of the nearest device's rank filter,
  * which moves only when a change of level is certain (see nearby-distance.h). The bucket is taken
- * from the same level, with its own hysteresis on top, so that a row does not change section on
- * noise either. */
+ * from the same level at the plain boundaries: the anchor holds still on noise already, and a
+ * hysteresis on top would leave a row in a farther section than a nearer row after it. */
 static void
 update_calm_rank (NearbyObject             *self,
                   const NearbyObjectDevice *nearest)
@@ -420,7 +420,7 @@ update_calm_rank (NearbyObject             *self,
     distance *= pow (10.0, (lround (anchor) - anchor) / (10.0 * filter->config.path_loss_exponent));
   self->rank_distance = distance >= 0 ? distance : -1.0;
 
-  bucket = nearby_distance_bucket (&filter->config, tx_power, anchor, self->bucket);
+  bucket = nearby_distance_bucket (&filter->config, tx_power, anchor, NEARBY_BUCKET_UNKNOWN);
   if (self->bucket != bucket)
     {
       self->bucket = bucket;
