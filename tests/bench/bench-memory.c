@@ -24,6 +24,12 @@
  * GSK_RENDERER=BENCH_MEMORY_RENDERER (cairo; "default" for GTK's own choice, which on Mesa's
  * software rasterizer adds about 80 MiB of its own to the floor and the app alike). Without a
  * display it exits 77 (skipped).
+ *
+ * BENCH_MEMORY_PREFIX runs the app (not the floor) under a profiler that starts it as its child:
+ *
+ *   BENCH_MEMORY_PREFIX="heaptrack -o /tmp/memory" BENCH_MEMORY_OBJECTS=2000 ...
+ *
+ * (the RSS is then the app's with the profiler's preload in it).
  */
 
 #include "config.h"
@@ -49,6 +55,7 @@ typedef struct {
   const char  *nearby_program;
   const char  *tmp;
   const char  *renderer;
+  GStrv        prefix;
   BenchServer *servers[MAX_SERVERS];
   guint        lookup_seconds;
   guint        settle_seconds;
@@ -72,6 +79,43 @@ process_rss_bytes (GPid pid)
   if (line == NULL)
     g_error ("No VmRSS in %s", path);
   return g_ascii_strtoull (line + strlen ("\nVmRSS:"), NULL, 10) * 1024;
+}
+
+/* Under BENCH_MEMORY_PREFIX (a profiler that starts the app as a child, as heaptrack does), the
+ * app is the first descendant of @pid named as the program; without one it is @pid. */
+static GPid
+find_program_pid (GPid        pid,
+                  const char *program)
+{
+  g_autofree char *name = g_path_get_basename (program);
+  g_autoptr(GArray) queue = g_array_new (FALSE, FALSE, sizeof (GPid));
+
+  g_array_append_val (queue, pid);
+  for (guint i = 0; i < queue->len && i < 64; i++)
+    {
+      GPid candidate = g_array_index (queue, GPid, i);
+      g_autofree char *comm_path = g_strdup_printf ("/proc/%d/comm", (int) candidate);
+      g_autofree char *children_path = g_strdup_printf ("/proc/%d/task/%d/children",
+                                                        (int) candidate, (int) candidate);
+      g_autofree char *comm = NULL;
+      g_autofree char *children = NULL;
+      g_auto(GStrv) child_pids = NULL;
+
+      if (g_file_get_contents (comm_path, &comm, NULL, NULL)
+          && strncmp (g_strstrip (comm), name, 15) == 0)
+        return candidate;
+      if (!g_file_get_contents (children_path, &children, NULL, NULL))
+        continue;
+      child_pids = g_strsplit (g_strstrip (children), " ", 0);
+      for (guint k = 0; child_pids[k] != NULL; k++)
+        if (*child_pids[k] != '\0')
+          {
+            GPid child = (GPid) g_ascii_strtoll (child_pids[k], NULL, 10);
+
+            g_array_append_val (queue, child);
+          }
+    }
+  g_error ("Found no process %s under the prefix", name);
 }
 
 static void
@@ -160,10 +204,16 @@ run_case (const Settings *settings,
   else
     g_subprocess_launcher_setenv (launcher, "GSK_RENDERER", settings->renderer, TRUE);
 
-  process = g_subprocess_launcher_spawn (launcher, &error,
-                                         is_floor ? settings->floor_program
-                                                  : settings->nearby_program,
-                                         NULL);
+  {
+    g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+    g_auto(GStrv) argv = NULL;
+
+    if (!is_floor && settings->prefix != NULL)
+      g_strv_builder_addv (builder, (const char **) settings->prefix);
+    g_strv_builder_add (builder, is_floor ? settings->floor_program : settings->nearby_program);
+    argv = g_strv_builder_end (builder);
+    process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &error);
+  }
   if (process == NULL)
     g_error ("Could not start the program: %s", error->message);
   pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
@@ -196,9 +246,10 @@ run_case (const Settings *settings,
   nearby_test_run_for_ms (settings->settle_seconds * 1000);
   if (reading.ended)
     g_error ("The program ended; its output:\n%s", reading.output->str);
+  pid = find_program_pid (pid, is_floor ? settings->floor_program : settings->nearby_program);
   figures.rss_bytes = process_rss_bytes (pid);
 
-  g_subprocess_send_signal (process, SIGTERM);
+  kill (pid, SIGTERM);
   g_subprocess_wait (process, NULL, NULL);
   while (!reading.ended)
     g_main_context_iteration (NULL, TRUE);
@@ -237,6 +288,8 @@ main (int   argc,
   settings.renderer = g_getenv ("BENCH_MEMORY_RENDERER");
   if (settings.renderer == NULL || *settings.renderer == '\0')
     settings.renderer = "cairo";
+  if (g_getenv ("BENCH_MEMORY_PREFIX") != NULL && *g_getenv ("BENCH_MEMORY_PREFIX") != '\0')
+    settings.prefix = g_strsplit (g_getenv ("BENCH_MEMORY_PREFIX"), " ", 0);
   settings.lookup_seconds = bench_env_uint ("BENCH_MEMORY_LOOKUP_SECONDS", 300);
   settings.settle_seconds = bench_env_uint ("BENCH_MEMORY_SETTLE_SECONDS", 5);
   counts = g_strsplit_set (counts_setting != NULL ? counts_setting : "500 2000", " ,", 0);
@@ -285,6 +338,7 @@ main (int   argc,
     bench_server_stop (settings.servers[k], &(double) { 0 });
   bench_app_environment_down (bus);
   nearby_test_remove_tree (tmp);
+  g_strfreev (settings.prefix);
 
   return 0;
 }
