@@ -628,11 +628,22 @@ nearby_scanner_constructed (GObject *object)
 }
 
 static void
+last_stop_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GDBusConnection) connection = user_data;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (connection, result, NULL);
+}
+
+static void
 nearby_scanner_dispose (GObject *object)
 {
   NearbyScanner *self = (NearbyScanner *) object;
 
-  /* No cancellable: the call must go out even though we are going away. */
+  /* No cancellable: the call must go out even though we are going away. The connection is
+   * our own and would be closed with its last reference, perhaps before the call is written:
+   * the call holds one until it is answered. */
   if ((self->session_active || self->arming) && self->adapter != NULL && self->connection != NULL)
     g_dbus_connection_call (self->connection,
                             NEARBY_BLUEZ_BUS_NAME,
@@ -642,7 +653,7 @@ nearby_scanner_dispose (GObject *object)
                             NULL, NULL,
                             G_DBUS_CALL_FLAGS_NO_AUTO_START,
                             SCANNER_CALL_TIMEOUT_MS,
-                            NULL, NULL, NULL);
+                            NULL, last_stop_cb, g_object_ref (self->connection));
 
   g_cancellable_cancel (self->cancellable);
   _nearby_scanner_batch_stop (self);
