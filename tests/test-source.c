@@ -35,7 +35,9 @@ test_sighting_copies (void)
   g_assert_cmpuint (sighting->raw[0], ==, 0);
   g_assert_cmpuint (sighting->raw[NEARBY_ADV_MAX - 1], ==, NEARBY_ADV_MAX - 1);
 
+  sighting->config_offer = NEARBY_CONFIG_OFFER_URIBEACON;
   copy = nearby_sighting_copy (sighting);
+  g_assert_cmpuint (copy->config_offer, ==, NEARBY_CONFIG_OFFER_URIBEACON);
   g_assert_true (copy->address != sighting->address);
   g_assert_cmpstr (copy->address, ==, sighting->address);
   g_assert_cmpmem (copy->raw, copy->raw_len, sighting->raw, sighting->raw_len);

@@ -17,6 +17,10 @@ G_BEGIN_DECLS
 /* bluetoothd publishes its adapters and devices through the standard object manager. */
 #define NEARBY_BLUEZ_OBJECT_MANAGER_IFACE      "org.freedesktop.DBus.ObjectManager"
 
+/* The beacon configuration services (GATT primary services) */
+#define NEARBY_BLUEZ_EDDYSTONE_CONFIG_UUID     "a3c87500-8ed3-4bdf-8a39-a01bebede295"
+#define NEARBY_BLUEZ_URIBEACON_CONFIG_UUID     "ee0c2080-8786-40ba-ab96-99b91ac981d8"
+
 /* What the choice needs to know of one adapter. */
 typedef struct {
   const char *object_path;  /* "/org/bluez/hci0" */

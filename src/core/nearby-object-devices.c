@@ -50,6 +50,14 @@ nearby_object_device_get_last_seen (const NearbyObjectDevice *device)
   return device->last_seen_us;
 }
 
+guint
+nearby_object_device_get_config_offer (const NearbyObjectDevice *device)
+{
+  g_return_val_if_fail (device != NULL, 0);
+
+  return device->config_offer;
+}
+
 const NearbyFrame *
 nearby_object_device_get_frame (const NearbyObjectDevice *device,
                                 NearbyFrameKind           kind)
@@ -300,6 +308,7 @@ nearby_object_add_sighting (NearbyObject               *self,
     }
 
   device->last_seen_us = MAX (device->last_seen_us, sighting->time_us);
+  device->config_offer |= sighting->config_offer;
   nearby_rssi_filter_update (&device->filter, sighting->time_us, sighting->rssi,
                              calibrated_power_at_0m (frame));
   nearby_rank_filter_update (&device->rank_filter, sighting->time_us, sighting->rssi);

@@ -25,6 +25,7 @@ struct _NearbyObjectDevice
   char              *address;
   gint64             first_seen_us;
   gint64             last_seen_us;
+  guint              config_offer;
   NearbyRssiFilter   filter;
   /* The signal as the ranking sees it (see nearby-distance.h). */
   NearbyRankFilter   rank_filter;

@@ -32,6 +32,8 @@ typedef struct _NearbyObjectDevice NearbyObjectDevice;
 
 const char        *nearby_object_device_get_address   (const NearbyObjectDevice *device);
 gint64             nearby_object_device_get_last_seen (const NearbyObjectDevice *device);
+/* The configuration services (NearbyConfigOffer) the device said it offers in any sighting. */
+guint              nearby_object_device_get_config_offer (const NearbyObjectDevice *device);
 /* The last frame of @kind this device sent (a beacon rotates URL, UID, TLM... under one service
  * data key), or NULL. */
 const NearbyFrame *nearby_object_device_get_frame     (const NearbyObjectDevice *device,

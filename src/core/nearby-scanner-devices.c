@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nearby-advert.h"
+#include "nearby-bluez.h"
 #include "nearby-scanner-private.h"
 
 
@@ -26,6 +27,7 @@ typedef struct {
   char            *address;
   int              rssi;
   NearbyFrameKind  last_kind;
+  guint            config_offer;   /* NearbyConfigOffer */
   StoredFrame      frames[NEARBY_FRAME_N_KINDS];
 } Device;
 
@@ -68,6 +70,7 @@ emit_sighting (NearbyScanner     *self,
   sighting.frame = *frame;
   sighting.raw_len = MIN (raw_len, sizeof sighting.raw);
   memcpy (sighting.raw, raw, sighting.raw_len);
+  sighting.config_offer = device->config_offer;
 
   nearby_source_emit_sighting (NEARBY_SOURCE (self), &sighting);
 }
@@ -152,14 +155,47 @@ device_address (GDBusProxy *proxy)
   return g_path_get_basename (path);
 }
 
+/* Which configuration services Device1's UUIDs (as); 0 for anything else.
+ *
+ * bluetoothd 5.66 tells nothing else before a connection that would say a beacon can be
+ * configured: it does not say whether the advert was connectable (ADV_IND or ADV_NONCONN_IND),
+ * and AdvertisingFlags is the Flags field (discoverable modes), which non-connectable beacons
+ * send too. Both specifications ask a beacon in its configuration mode to advertise the
+ * service's UUID, which bluetoothd adds to UUIDs; it keeps it there while the device is known,
+ * so a beacon once heard in that mode keeps its Configure Beacon… after it left the mode. */
+static guint
+config_offer_of_uuids (GVariant *uuids)
+{
+  GVariantIter iter;
+  const char *uuid;
+  guint offer = 0;
+
+  if (uuids == NULL || !g_variant_is_of_type (uuids, G_VARIANT_TYPE_STRING_ARRAY))
+    return 0;
+
+  g_variant_iter_init (&iter, uuids);
+  while (g_variant_iter_next (&iter, "&s", &uuid))
+    {
+      if (g_ascii_strcasecmp (uuid, NEARBY_BLUEZ_EDDYSTONE_CONFIG_UUID) == 0)
+        offer |= NEARBY_CONFIG_OFFER_EDDYSTONE;
+      else if (g_ascii_strcasecmp (uuid, NEARBY_BLUEZ_URIBEACON_CONFIG_UUID) == 0)
+        offer |= NEARBY_CONFIG_OFFER_URIBEACON;
+    }
+  return offer;
+}
+
 static Device *
 device_new_for_proxy (GDBusProxy *proxy)
 {
   g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+  g_autoptr(GVariant) uuids = g_dbus_proxy_get_cached_property (proxy, "UUIDs");
   Device *device = g_new0 (Device, 1);
 
   device->address = device_address (proxy);
   device->rssi = rssi_of_variant (rssi);
+  /* The proxy's cache holds what the device had when it appeared: later changes come through
+   * nearby-scanner-batch.c, not into the cache, and are passed as @uuids below. */
+  device->config_offer = config_offer_of_uuids (uuids);
 
   return device;
 }
@@ -187,13 +223,14 @@ other_device_heard (NearbyScanner *self,
 }
 
 /* Handles the advert data of one device, from its first appearance or from a PropertiesChanged.
- * Any of @rssi, @service_data, @manufacturer_data may be NULL. */
+ * Any of @rssi, @service_data, @manufacturer_data, @uuids may be NULL. */
 void
 _nearby_scanner_device_changed (NearbyScanner *self,
                                 GDBusProxy    *proxy,
                                 GVariant      *rssi,
                                 GVariant      *service_data,
                                 GVariant      *manufacturer_data,
+                                GVariant      *uuids,
                                 gboolean       rssi_invalidated)
 {
   const char *path = g_dbus_proxy_get_object_path (proxy);
@@ -214,6 +251,9 @@ _nearby_scanner_device_changed (NearbyScanner *self,
   device = g_hash_table_lookup (self->devices, path);
   if (device == NULL)
     {
+      if (n_frames == 0 && rssi == NULL && !rssi_invalidated && service_data == NULL
+          && manufacturer_data == NULL)
+        return;
       if (n_frames == 0)
         {
           other_device_heard (self, proxy, rssi, rssi_invalidated);
@@ -222,6 +262,9 @@ _nearby_scanner_device_changed (NearbyScanner *self,
       device = device_new_for_proxy (proxy);
       g_hash_table_insert (self->devices, g_strdup (path), device);
     }
+
+  if (uuids != NULL)
+    device->config_offer = config_offer_of_uuids (uuids);
 
   rssi_changed = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
   if (rssi_changed)
@@ -269,5 +312,6 @@ _nearby_scanner_device_added (NearbyScanner *self,
     g_dbus_proxy_get_cached_property (proxy, "ManufacturerData");
 
   /* The RSSI is read when the device is created: passing it again would count as a new advert. */
-  _nearby_scanner_device_changed (self, proxy, NULL, service_data, manufacturer_data, FALSE);
+  _nearby_scanner_device_changed (self, proxy, NULL, service_data, manufacturer_data, NULL,
+                                  FALSE);
 }

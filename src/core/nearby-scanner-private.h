@@ -124,6 +124,7 @@ void        _nearby_scanner_device_changed      (NearbyScanner        *self,
                                                  GVariant             *rssi,
                                                  GVariant             *service_data,
                                                  GVariant             *manufacturer_data,
+                                                 GVariant             *uuids,
                                                  gboolean              rssi_invalidated);
 
 G_END_DECLS

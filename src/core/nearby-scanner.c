@@ -341,10 +341,13 @@ _nearby_scanner_device_properties_changed (NearbyScanner      *self,
   g_autoptr(GVariant) service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
   g_autoptr(GVariant) manufacturer_data =
     g_variant_lookup_value (changed, "ManufacturerData", NULL);
+  g_autoptr(GVariant) uuids = g_variant_lookup_value (changed, "UUIDs", NULL);
   gboolean rssi_invalidated = invalidated != NULL && g_strv_contains (invalidated, "RSSI");
 
-  if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || rssi_invalidated)
-    _nearby_scanner_device_changed (self, proxy, rssi, service_data, manufacturer_data,
+  /* UUIDs alone is no advert: it is kept for the device's next sighting. */
+  if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || uuids != NULL
+      || rssi_invalidated)
+    _nearby_scanner_device_changed (self, proxy, rssi, service_data, manufacturer_data, uuids,
                                     rssi_invalidated);
 }
 

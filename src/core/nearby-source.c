@@ -38,10 +38,14 @@ nearby_sighting_new (const char        *address,
 NearbySighting *
 nearby_sighting_copy (const NearbySighting *sighting)
 {
+  NearbySighting *copy;
+
   g_return_val_if_fail (sighting != NULL, NULL);
 
-  return nearby_sighting_new (sighting->address, sighting->time_us, sighting->rssi,
+  copy = nearby_sighting_new (sighting->address, sighting->time_us, sighting->rssi,
                               &sighting->frame, sighting->raw, sighting->raw_len);
+  copy->config_offer = sighting->config_offer;
+  return copy;
 }
 
 void

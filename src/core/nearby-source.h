@@ -13,6 +13,13 @@ G_BEGIN_DECLS
 
 #define NEARBY_RSSI_UNKNOWN 127
 
+/* The beacon configuration services a device says it offers: BlueZ lists the service UUIDs a
+ * device advertises in Device1's UUIDs (and, once connected, those it resolved). */
+typedef enum {
+  NEARBY_CONFIG_OFFER_EDDYSTONE = 1 << 0,   /* a3c87500-8ed3-4bdf-8a39-a01bebede295 */
+  NEARBY_CONFIG_OFFER_URIBEACON = 1 << 1,   /* ee0c2080-8786-40ba-ab96-99b91ac981d8 */
+} NearbyConfigOffer;
+
 /* One advertisement (or one changed property) seen from one device. */
 typedef struct {
   char        *address;      /* as the source reports it, e.g. "C0:FF:EE:00:00:01" */
@@ -21,6 +28,7 @@ typedef struct {
   NearbyFrame  frame;        /* decoded frame, possibly with an error */
   guint8       raw[NEARBY_ADV_MAX];
   gsize        raw_len;      /* the service or manufacturer data the frame came from */
+  guint        config_offer; /* NearbyConfigOffer flags; 0 when the source does not know */
 } NearbySighting;
 
 #define NEARBY_TYPE_SIGHTING (nearby_sighting_get_type ())

@@ -24,6 +24,7 @@
 
 typedef struct {
   AdwPreferencesGroup *group;
+  GtkWidget           *configure;
   gint64               last_seen_us;
   NearbyFrameRow      *frames[NEARBY_FRAME_N_KINDS];
 } DeviceView;
@@ -185,12 +186,32 @@ on_configure_clicked (GtkButton       *button,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Configure Beacon… is offered only for a device that advertised one of the configuration
+ * services' UUIDs (see nearby-scanner-devices.c: bluetoothd 5.66 says nothing else about
+ * connectability before connecting). A beacon that advertises only its frames has no button;
+ * one that stopped taking connections since still gets it, and the dialog says it could not
+ * connect. */
+static void
+device_view_offer_configure (DeviceView      *view,
+                             NearbyInspector *self,
+                             const char      *address)
+{
+  if (view->configure != NULL)
+    return;
+
+  view->configure = gtk_button_new_with_mnemonic (_("_Configure Beacon…"));
+  gtk_widget_set_valign (view->configure, GTK_ALIGN_CENTER);
+  g_object_set_data_full (G_OBJECT (view->configure), "nearby-address", g_strdup (address),
+                          g_free);
+  g_signal_connect (view->configure, "clicked", G_CALLBACK (on_configure_clicked), self);
+  adw_preferences_group_set_header_suffix (view->group, view->configure);
+}
+
 static DeviceView *
 nearby_inspector_ensure_device (NearbyInspector *self,
                                 const char      *address)
 {
   DeviceView *view = g_hash_table_lookup (self->devices, address);
-  GtkWidget *configure;
 
   if (view != NULL)
     return view;
@@ -198,12 +219,6 @@ nearby_inspector_ensure_device (NearbyInspector *self,
   view = g_new0 (DeviceView, 1);
   view->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (view->group, address);
-  /* Whether a beacon takes a connection is only known by trying: the dialog says so if not. */
-  configure = gtk_button_new_with_mnemonic (_("_Configure Beacon…"));
-  gtk_widget_set_valign (configure, GTK_ALIGN_CENTER);
-  g_object_set_data_full (G_OBJECT (configure), "nearby-address", g_strdup (address), g_free);
-  g_signal_connect (configure, "clicked", G_CALLBACK (on_configure_clicked), self);
-  adw_preferences_group_set_header_suffix (view->group, configure);
   gtk_box_append (self->devices_box, GTK_WIDGET (view->group));
   g_hash_table_insert (self->devices, g_strdup (address), view);
   return view;
@@ -225,6 +240,8 @@ nearby_inspector_update_devices (NearbyInspector *self)
       address = nearby_object_device_get_address (device);
       view = nearby_inspector_ensure_device (self, address);
       view->last_seen_us = nearby_object_device_get_last_seen (device);
+      if (nearby_object_device_get_config_offer (device) != 0)
+        device_view_offer_configure (view, self, address);
       g_hash_table_add (heard, (gpointer) address);
 
       for (int kind = NEARBY_FRAME_KIND_URL; kind < NEARBY_FRAME_N_KINDS; kind++)

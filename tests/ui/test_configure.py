@@ -8,7 +8,7 @@ import threading
 
 import dbus
 import pyatspi
-from nearbyui import NearbyTestCase, main, wait_for
+from nearbyui import NearbyTestCase, main, name_matches, wait_for
 
 PAGES = {'/a': 'Old Kiosk', '/b': 'New Kiosk'}
 
@@ -113,6 +113,40 @@ class ConfigureBeaconTest(NearbyTestCase):
         self.click(self.find(dialog, name='Read Again', role=pyatspi.ROLE_PUSH_BUTTON))
         self.wait_find(dialog, contains='Nothing is written until you press Write',
                        what='the configuration read with the right key')
+
+    def test_only_a_beacon_that_offers_configuration_has_the_button(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        url = f'http://{self.host}/a'
+        options = {'slot0': dbus.ByteArray(bytes([0x10, 0x02]) + f'{self.host}/a'.encode())}
+        bluez.AddConfigurableBeacon('hci0', 'C0:FF:EE:00:00:01', options)
+        # The same page from a beacon that advertises its frame only, no configuration service.
+        plain = self.add_url_beacon('C0:FF:EE:00:00:02', url, -60)
+        self.start_app()
+
+        row = 'More about Old Kiosk'
+        self.wait_find(self.window, name=row, role=pyatspi.ROLE_PUSH_BUTTON,
+                       what='the beacons’ row with its page title')
+        self.focus_row_button(row)
+        self.press_control_i()
+        details = wait_for(lambda: next(iter(self.frames_named('Details')), None),
+                           what='the Details window')
+        self.wait_find(details, name='C0:FF:EE:00:00:02', what='the plain beacon in Details')
+        self.wait_find(details, name='C0:FF:EE:00:00:01', what='the configurable one')
+
+        def buttons():
+            return [node for node in self.find_all(details, role=pyatspi.ROLE_PUSH_BUTTON)
+                    if name_matches(node.name, 'Configure Beacon…')]
+        self.assertEqual(len(buttons()), 1, 'one Configure Beacon…, for the configurable beacon')
+
+        # Once the plain beacon advertises the Eddystone configuration service (its
+        # configuration mode), its next advert brings the button.
+        bluez.UpdateDevice(plain, {'UUIDs': dbus.Array(
+            ['0000feaa-0000-1000-8000-00805f9b34fb', 'a3c87500-8ed3-4bdf-8a39-a01bebede295'],
+            signature='s', variant_level=1)}, dbus.Array([], signature='s'))
+        self.set_rssi(plain, -61)
+        wait_for(lambda: len(buttons()) == 2 or None,
+                 what='Configure Beacon… for the beacon now in its configuration mode')
 
 
 if __name__ == '__main__':
