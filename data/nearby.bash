@@ -13,7 +13,8 @@ _nearby_resolve_options='--help --json --no-cache --automatic --timeout'
 _nearby_scan_options='--help --json --duration --all --adapter --expiry --from --speed
   --min-rssi --protocol --address --url-contains'
 _nearby_advertise_options='--help --uribeacon --tx-power --duration --adapter'
-_nearby_configure_options='--help --url --uid --tx-power --interval --slot --unlock --lock --reset
+_nearby_configure_options='--help --url --uid --tlm --clear --tx-power --advertised-power
+  --remain-connectable --flags --tx-levels --tx-mode --interval --slot --unlock --lock --reset
   --json --adapter'
 
 # COMPREPLY: what compgen gives for these arguments, one word a line.
@@ -71,11 +72,20 @@ _nearby ()
       _nearby_reply -W 'feaa fed8' -- "$cur"
       return 0
       ;;
+    --remain-connectable)
+      _nearby_reply -W 'yes no' -- "$cur"
+      return 0
+      ;;
+    --tx-mode)
+      _nearby_reply -W '0 1 2 3' -- "$cur"
+      return 0
+      ;;
     --adapter|-i)
       _nearby_reply -W "$(command ls /sys/class/bluetooth 2>/dev/null)" -- "$cur"
       return 0
       ;;
-    --duration|-d|--expiry|--tx-power|-t|--timeout|--min-rssi|--address|--url-contains|--speed)
+    --duration|-d|--expiry|--tx-power|-t|--timeout|--min-rssi|--address|--url-contains|--speed\
+    |--advertised-power|--flags|--tx-levels|--url|--uid|--interval|--slot|--unlock|--lock)
       # A value to type: offering options here would only mislead.
       return 0
       ;;

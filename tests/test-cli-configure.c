@@ -86,6 +86,121 @@ test_write (Fixture       *f,
   g_assert_null (strstr (after, "example.com"));
 }
 
+/* What the beacon holds, as the mock tells it. */
+static GVariant *
+beacon_state (Fixture    *f,
+              const char *key)
+{
+  g_autoptr(GVariant) reply = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "GetBeaconConfig",
+                                               g_variant_new ("(o)", f->path), "(a{sv})");
+  g_autoptr(GVariant) state = g_variant_get_child_value (reply, 0);
+  GVariant *value = g_variant_lookup_value (state, key, NULL);
+
+  g_assert_nonnull (value);
+  return value;
+}
+
+/* The section of @out after "After", so that an assertion on it cannot be met by "Before". */
+static const char *
+after_of (const NearbyTestRun *run)
+{
+  const char *after = strstr (run->out, "After (read back from the beacon):");
+
+  if (after == NULL)
+    g_error ("no After section in “%s” (stderr “%s”)", run->out, run->err);
+  return after;
+}
+
+static void
+test_tlm_and_clear (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) tlm = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--unlock", KEY, "--slot", "1",
+                                                         "--tlm", NULL);
+  g_autoptr(NearbyTestRun) clear = NULL;
+  g_autoptr(GVariant) slots = NULL;
+  g_autoptr(GVariant) slot0 = NULL;
+  g_autoptr(GVariant) slot1 = NULL;
+  g_autoptr(GVariant) frame_type = NULL;
+
+  g_assert_cmpint (tlm->status, ==, 0);
+  assert_contains (tlm->out, "Slot:              1 of 3\n"
+                             "  Broadcasts:        nothing (the slot is empty)");
+  assert_contains (after_of (tlm), "Slot:              1 of 3\n  Broadcasts:        TLM");
+
+  clear = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01", "--unlock", KEY,
+                                  "--clear", NULL);
+  g_assert_cmpint (clear->status, ==, 0);
+  assert_contains (clear->out, "Broadcasts:        URL https://example.com");
+  assert_contains (after_of (clear), "Broadcasts:        nothing (the slot is empty)");
+
+  slots = beacon_state (f, "slots");
+  slot0 = g_variant_get_child_value (slots, 0);
+  slot1 = g_variant_get_child_value (slots, 1);
+  g_assert_cmpuint (g_variant_n_children (slot0), ==, 0);
+  g_assert_cmpuint (g_variant_n_children (slot1), >, 0);
+  frame_type = g_variant_get_child_value (slot1, 0);
+  g_assert_cmpuint (g_variant_get_byte (frame_type), ==, 0x20);
+}
+
+static void
+test_advertised_power_and_remain_connectable (Fixture       *f,
+                                              gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--unlock", KEY,
+                                                         "--advertised-power", "-21",
+                                                         "--remain-connectable", "yes", NULL);
+  g_autoptr(GVariant) remain = NULL;
+  const char *after;
+
+  g_assert_cmpint (run->status, ==, 0);
+  after = after_of (run);
+  assert_contains (run->out, "Advertised power:  0 dBm");
+  assert_contains (run->out, "Connectable:       can stop once let go");
+  /* The frames say -21 dBm; the radio's power is not changed. */
+  assert_contains (after, "Radio tx power:    0 dBm");
+  assert_contains (after, "Advertised power:  -21 dBm");
+  assert_contains (after, "Stays connectable: yes (written; the beacon does not report it)");
+  remain = beacon_state (f, "remain-connectable");
+  g_assert_cmpuint (g_variant_get_byte (remain), ==, 1);
+}
+
+static void
+test_uribeacon_flags_levels_mode (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--unlock", KEY, "--flags", "0x01",
+                                                         "--tx-levels", "-20,-10,0,4",
+                                                         "--tx-mode", "1", NULL);
+  g_autoptr(GVariant) mode = NULL;
+  const char *after;
+
+  g_assert_cmpint (run->status, ==, 0);
+  after = after_of (run);
+  assert_contains (run->out, "Tx power:          -4 dBm (mode 2 of the levels -30 -16 -4 4)");
+  assert_contains (run->out, "Flags:             0x00");
+  assert_contains (after, "Tx power:          -10 dBm (mode 1 of the levels -20 -10 0 4)");
+  assert_contains (after, "Flags:             0x01");
+  mode = beacon_state (f, "mode");
+  g_assert_cmpuint (g_variant_get_byte (mode), ==, 1);
+}
+
+/* A setting of the other service: refused, nothing written. */
+static void
+test_other_service_setting (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(NearbyTestRun) flags = nearby_test_run_nearby (NULL, "configure",
+                                                           "C0:FF:EE:00:00:01", "--unlock", KEY,
+                                                           "--flags", "1", NULL);
+
+  g_assert_cmpint (flags->status, ==, 1);
+  assert_contains (flags->err, "An Eddystone beacon has no such setting");
+}
+
 static void
 test_wrong_key (Fixture       *f,
                 gconstpointer  data)
@@ -194,6 +309,17 @@ test_usage (Fixture       *f,
                                                              "--uid", "0011:22", NULL);
   g_autoptr(NearbyTestRun) unknown = nearby_test_run_nearby (NULL, "configure",
                                                              "C0:FF:EE:00:00:09", NULL);
+  g_autoptr(NearbyTestRun) two_frames = nearby_test_run_nearby (NULL, "configure",
+                                                                "C0:FF:EE:00:00:01", "--tlm",
+                                                                "--url", "https://gnome.org",
+                                                                NULL);
+  g_autoptr(NearbyTestRun) levels = nearby_test_run_nearby (NULL, "configure",
+                                                            "C0:FF:EE:00:00:01",
+                                                            "--tx-levels", "-20,-10,0", NULL);
+  g_autoptr(NearbyTestRun) remain = nearby_test_run_nearby (NULL, "configure",
+                                                            "C0:FF:EE:00:00:01",
+                                                            "--remain-connectable", "maybe",
+                                                            NULL);
 
   g_assert_cmpint (short_key->status, ==, 2);
   assert_contains (short_key->err, "--unlock takes a 16-byte key: 32 hex digits");
@@ -201,6 +327,12 @@ test_usage (Fixture       *f,
   assert_contains (bad_uid->err, "20 and 12 hex digits");
   g_assert_cmpint (unknown->status, ==, 1);
   assert_contains (unknown->err, "Bluetooth knows no device C0:FF:EE:00:00:09");
+  g_assert_cmpint (two_frames->status, ==, 2);
+  assert_contains (two_frames->err, "a slot broadcasts one frame");
+  g_assert_cmpint (levels->status, ==, 2);
+  assert_contains (levels->err, "--tx-levels takes four powers");
+  g_assert_cmpint (remain->status, ==, 2);
+  assert_contains (remain->err, "--remain-connectable takes yes or no");
   g_assert_cmpuint (count_connects (f), ==, 0);
 }
 
@@ -216,6 +348,12 @@ main (int   argc,
   ADD ("/cli/configure/read-locked", "eddystone", test_read_locked);
   ADD ("/cli/configure/write", "eddystone", test_write);
   ADD ("/cli/configure/wrong-key", "eddystone", test_wrong_key);
+  ADD ("/cli/configure/tlm-and-clear", "eddystone", test_tlm_and_clear);
+  ADD ("/cli/configure/advertised-power-and-remain-connectable", "eddystone",
+       test_advertised_power_and_remain_connectable);
+  ADD ("/cli/configure/uribeacon-flags-levels-mode", "uribeacon",
+       test_uribeacon_flags_levels_mode);
+  ADD ("/cli/configure/other-service-setting", "eddystone", test_other_service_setting);
   ADD ("/cli/configure/too-long", "eddystone", test_too_long);
   ADD ("/cli/configure/json", "uribeacon", test_json);
   ADD ("/cli/configure/interrupted", "eddystone", test_interrupted);

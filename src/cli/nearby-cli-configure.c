@@ -92,6 +92,35 @@ parse_uid (const char  *text,
   return TRUE;
 }
 
+/* Four levels in dBm, comma-separated, lowest mode first. */
+static gboolean
+parse_levels (const char  *text,
+              int          levels[4],
+              GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  if (g_strv_length (parts) == 4)
+    {
+      guint i;
+
+      for (i = 0; i < 4; i++)
+        {
+          gint64 level;
+
+          if (!g_ascii_string_to_signed (g_strstrip (parts[i]), 10, -100, 20, &level, NULL))
+            break;
+          levels[i] = (int) level;
+        }
+      if (i == 4)
+        return TRUE;
+    }
+  g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--tx-levels takes four powers in dBm, lowest mode first, such as "
+                         "-30,-16,-4,4"));
+  return FALSE;
+}
+
 static const char *
 lock_state_text (const NearbyBeaconConfig *config)
 {
@@ -167,6 +196,12 @@ print_config (const NearbyBeaconConfig *config)
       g_print ("  %-18s %u ms\n", _("Interval:"), config->interval_ms);
       g_print ("  %-18s %s\n", _("Radio tx power:"), tx);
       g_print ("  %-18s %d dBm\n", _("Advertised power:"), config->advertised_tx_power);
+      /* The characteristic reads whether the beacon can stop being connectable, not whether it
+       * was told to remain so. */
+      g_print ("  %-18s %s\n", _("Connectable:"),
+               config->can_be_non_connectable
+               ? _("can stop once let go (see --remain-connectable)")
+               : _("always"));
     }
   else
     {
@@ -223,6 +258,8 @@ add_config_json (JsonBuilder              *builder,
           json_builder_add_int_value (builder, config->frame_types);
           json_builder_set_member_name (builder, "advertised_tx_power");
           json_builder_add_int_value (builder, config->advertised_tx_power);
+          json_builder_set_member_name (builder, "can_be_non_connectable");
+          json_builder_add_boolean_value (builder, config->can_be_non_connectable);
         }
       else
         {
@@ -272,7 +309,8 @@ print_json (const char                  *address,
 
 static void
 print_result (const char                  *address,
-              const NearbyConfigureResult *result)
+              const NearbyConfigureResult *result,
+              const NearbyBeaconChanges   *changes)
 {
   const NearbyBeaconConfig *before = result->before;
 
@@ -287,6 +325,12 @@ print_result (const char                  *address,
     {
       g_print ("%s\n", _("After (read back from the beacon):"));
       print_config (result->after);
+      /* Written and confirmed, but no characteristic reads it back. */
+      if (changes->set_remain_connectable)
+        g_print ("  %-18s %s\n", _("Stays connectable:"),
+                 changes->remain_connectable
+                 ? _("yes (written; the beacon does not report it)")
+                 : _("no, once let go (written; the beacon does not report it)"));
     }
 }
 
@@ -330,6 +374,13 @@ nearby_cli_configure (int    argc,
   g_autofree char *unlock = NULL;
   g_autofree char *lock = NULL;
   g_autofree char *adapter = NULL;
+  g_autofree char *remain_connectable = NULL;
+  g_autofree char *tx_levels = NULL;
+  gboolean tlm = FALSE;
+  gboolean clear = FALSE;
+  int advertised_power = G_MININT;
+  int flags = -1;
+  int tx_mode = -1;
   int tx_power = G_MININT;
   int interval = -1;
   int slot = -1;
@@ -343,8 +394,25 @@ nearby_cli_configure (int    argc,
     { "url", 0, 0, G_OPTION_ARG_STRING, &url, N_("Broadcast this URL"), N_("URL") },
     { "uid", 0, 0, G_OPTION_ARG_STRING, &uid,
       N_("Broadcast this Eddystone-UID (20 and 12 hex digits)"), N_("NAMESPACE:INSTANCE") },
+    { "tlm", 0, 0, G_OPTION_ARG_NONE, &tlm,
+      N_("Broadcast Eddystone-TLM telemetry in the slot"), NULL },
+    { "clear", 0, 0, G_OPTION_ARG_NONE, &clear,
+      N_("Empty the slot: it broadcasts nothing (Eddystone)"), NULL },
     { "tx-power", 't', 0, G_OPTION_ARG_INT, &tx_power,
       N_("Set the radio’s power; the beacon takes the next level up it has"), N_("DBM") },
+    { "advertised-power", 0, 0, G_OPTION_ARG_INT, &advertised_power,
+      N_("Set the power at 0 m its frames advertise, rather than the radio’s (Eddystone)"),
+      N_("DBM") },
+    { "remain-connectable", 0, 0, G_OPTION_ARG_STRING, &remain_connectable,
+      N_("Keep the beacon connectable once let go, or not (Eddystone)"), N_("yes|no") },
+    { "flags", 0, 0, G_OPTION_ARG_INT, &flags,
+      N_("Set the flags byte its frames carry (UriBeacon; 0 to 255, 0x.. for hex)"),
+      N_("BYTE") },
+    { "tx-levels", 0, 0, G_OPTION_ARG_STRING, &tx_levels,
+      N_("Set the power each of the four tx power modes advertises (UriBeacon)"),
+      N_("DBM,DBM,DBM,DBM") },
+    { "tx-mode", 0, 0, G_OPTION_ARG_INT, &tx_mode,
+      N_("Use this tx power mode: 0 lowest, 1 low, 2 medium, 3 high (UriBeacon)"), N_("MODE") },
     { "interval", 0, 0, G_OPTION_ARG_INT, &interval,
       N_("Broadcast every MS milliseconds"), N_("MS") },
     { "slot", 0, 0, G_OPTION_ARG_INT, &slot,
@@ -375,8 +443,12 @@ nearby_cli_configure (int    argc,
   if (argc != 2)
     return nearby_cli_usage_error (option_context, _("Give the address of one beacon"));
 
-  if (url != NULL && uid != NULL)
-    return nearby_cli_usage_error (option_context, _("Give --url or --uid, not both"));
+  if ((url != NULL) + (uid != NULL) + tlm + clear > 1)
+    return nearby_cli_usage_error (option_context,
+                                   _("Give one of --url, --uid, --tlm and --clear: a slot "
+                                     "broadcasts one frame"));
+  changes.set_tlm = tlm;
+  changes.clear_slot = clear;
   changes.url = url;
   if (uid != NULL && !parse_uid (uid, changes.uid, &error))
     return nearby_cli_usage_error (option_context, error->message);
@@ -388,6 +460,45 @@ nearby_cli_configure (int    argc,
                                        _("--tx-power must be between -100 and 20 dBm"));
       changes.set_tx_power = TRUE;
       changes.tx_power = tx_power;
+    }
+  if (advertised_power != G_MININT)
+    {
+      if (advertised_power < -100 || advertised_power > 20)
+        return nearby_cli_usage_error (option_context,
+                                       _("--advertised-power must be between -100 and 20 dBm"));
+      changes.set_advertised_tx_power = TRUE;
+      changes.advertised_tx_power = advertised_power;
+    }
+  if (remain_connectable != NULL)
+    {
+      if (g_strcmp0 (remain_connectable, "yes") != 0 && g_strcmp0 (remain_connectable, "no") != 0)
+        return nearby_cli_usage_error (option_context,
+                                       _("--remain-connectable takes yes or no"));
+      changes.set_remain_connectable = TRUE;
+      changes.remain_connectable = g_str_equal (remain_connectable, "yes");
+    }
+  if (flags != -1)
+    {
+      if (flags < 0 || flags > 255)
+        return nearby_cli_usage_error (option_context, _("--flags must be between 0 and 255"));
+      changes.set_flags = TRUE;
+      changes.flags = (guint8) flags;
+    }
+  if (tx_levels != NULL)
+    {
+      if (!parse_levels (tx_levels, changes.tx_levels, &error))
+        return nearby_cli_usage_error (option_context, error->message);
+      changes.set_tx_levels = TRUE;
+    }
+  if (tx_mode != -1)
+    {
+      if (tx_mode < 0 || tx_mode > 3)
+        return nearby_cli_usage_error (option_context, _("--tx-mode must be 0, 1, 2 or 3"));
+      if (tx_power != G_MININT)
+        return nearby_cli_usage_error (option_context,
+                                       _("Give --tx-power or --tx-mode, not both"));
+      changes.set_tx_mode = TRUE;
+      changes.tx_mode = (guint8) tx_mode;
     }
   if (interval >= 0)
     {
@@ -436,7 +547,7 @@ nearby_cli_configure (int    argc,
   if (json)
     print_json (argv[1], context.result, context.error);
   else if (context.result != NULL)
-    print_result (argv[1], context.result);
+    print_result (argv[1], context.result, &changes);
 
   if (context.error != NULL)
     {

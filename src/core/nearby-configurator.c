@@ -126,7 +126,8 @@ nearby_beacon_changes_write (const NearbyBeaconChanges *changes)
          && (changes->url != NULL || changes->set_uid || changes->set_tlm
              || changes->clear_slot || changes->set_tx_power || changes->set_interval
              || changes->set_advertised_tx_power || changes->set_remain_connectable
-             || changes->set_flags || changes->set_tx_levels || changes->set_new_key
+             || changes->set_flags || changes->set_tx_levels || changes->set_tx_mode
+             || changes->set_new_key
              || changes->reset);
 }
 
@@ -885,6 +886,15 @@ eddystone_write (Operation                *op,
 {
   const NearbyBeaconChanges *changes = &op->changes;
 
+  if (changes->set_flags || changes->set_tx_levels || changes->set_tx_mode)
+    {
+      g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
+                           NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
+                           _("An Eddystone beacon has no such setting: flags, power levels and "
+                             "the tx power mode are the UriBeacon configuration service’s"));
+      return FALSE;
+    }
+
   if (changes->reset && !write_byte (op, EDDYSTONE_FACTORY_RESET, 0x0b, error))
     return FALSE;
 
@@ -1106,7 +1116,12 @@ uribeacon_write (Operation                *op,
         return FALSE;
     }
 
-  if (changes->set_tx_power)
+  if (changes->set_tx_mode)
+    {
+      if (!write_byte (op, URIBEACON_TX_MODE, changes->tx_mode, error))
+        return FALSE;
+    }
+  else if (changes->set_tx_power)
     {
       /* The lowest of the four levels that reaches the power asked for, else the highest. */
       guint mode = 0;

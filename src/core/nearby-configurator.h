@@ -94,6 +94,8 @@ typedef struct {
   guint8       flags;
   gboolean     set_tx_levels;            /* UriBeacon: the advertised power of each mode */
   int          tx_levels[4];
+  gboolean     set_tx_mode;              /* UriBeacon: which of the four levels it uses */
+  guint8       tx_mode;
   gboolean     set_tx_power;
   int          tx_power;
   gboolean     set_interval;
