@@ -13,7 +13,7 @@ _nearby_resolve_options='--help --json --no-cache --automatic --timeout'
 _nearby_scan_options='--help --json --duration --all --adapter --expiry --from --speed
   --min-rssi --protocol --address --url-contains'
 _nearby_advertise_options='--help --uribeacon --tx-power --duration --adapter'
-_nearby_configure_options='--help --url --uid --tlm --clear --tx-power --advertised-power
+_nearby_configure_options='--help --url --uid --eid --tlm --clear --tx-power --advertised-power
   --remain-connectable --flags --tx-levels --tx-mode --interval --slot --unlock --lock --reset
   --json --adapter'
 
@@ -85,7 +85,7 @@ _nearby ()
       return 0
       ;;
     --duration|-d|--expiry|--tx-power|-t|--timeout|--min-rssi|--address|--url-contains|--speed\
-    |--advertised-power|--flags|--tx-levels|--url|--uid|--interval|--slot|--unlock|--lock)
+    |--advertised-power|--flags|--tx-levels|--url|--uid|--eid|--interval|--slot|--unlock|--lock)
       # A value to type: offering options here would only mislead.
       return 0
       ;;

@@ -689,12 +689,41 @@ def _aes_decrypt(key, block):
     return decryptor.update(bytes(block)) + decryptor.finalize()
 
 
+def _eid_identity_key(private_key, resolver_public):
+    '''The Eddystone-EID identity key: HKDF-SHA256 of the X25519 shared secret, salted with the
+    resolver's public key then the beacon's, truncated to 128 bits.'''
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+    beacon_public = private_key.public_key().public_bytes(serialization.Encoding.Raw,
+                                                          serialization.PublicFormat.Raw)
+    shared = private_key.exchange(X25519PublicKey.from_public_bytes(bytes(resolver_public)))
+    if shared == bytes(32):
+        raise AttError(INVALID_LENGTH)
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=bytes(resolver_public) + beacon_public,
+                info=None).derive(shared)[:16]
+
+
+def _eid(identity_key, exponent, counter):
+    '''The 8-byte ephemeral identifier for the beacon's time counter, as the Eddystone-EID
+    specification computes it: a temporary key from the counter's top 16 bits, then the
+    counter with its K lowest bits cleared.'''
+    temporary = _aes_encrypt(identity_key, bytes(11) + b'\xff' + bytes(2)
+                             + (counter >> 16).to_bytes(2, 'big'))
+    cleared = (counter >> exponent) << exponent
+    return _aes_encrypt(temporary, bytes(11) + bytes([exponent]) + cleared.to_bytes(4, 'big'))[:8]
+
+
 class EddystoneConfig:
     '''The Eddystone GATT configuration service's state machine (spec version 0).
 
-    Three slots, no EID; per-slot interval and tx power (capabilities 0x03); UID, URL and TLM.'''
+    Three slots, one of which can be EID; per-slot interval and tx power (capabilities 0x03);
+    UID, URL, TLM and EID. An EID slot's time counter starts at 65280 when it is written (as the
+    EID specification suggests) and counts the seconds since.'''
 
     SERVICE_UUID = EDDYSTONE_CONFIG_UUID
+    MAX_EID_SLOTS = 1
+    EID_COUNTER_START = 65280
     TX_LEVELS = [-30, -20, -16, -12, -8, -4, 0, 4]
     MAX_SLOTS = 3
     INTERVAL_MIN = 100
@@ -708,12 +737,14 @@ class EddystoneConfig:
         self.challenge = None
         self.active_slot = 0
         self.remain_connectable = 0
+        self._ecdh_key = None
         self.factory_reset()
         if 'slot0' in options:
             self.slots[0]['data'] = bytes(options['slot0'])
 
     def factory_reset(self):
-        self.slots = [{'data': b'', 'interval': 1000, 'radio_tx': 0, 'adv_tx': None}
+        self.slots = [{'data': b'', 'interval': 1000, 'radio_tx': 0, 'adv_tx': None,
+                       'identity_key': None, 'exponent': 0, 'eid_since': 0.0}
                       for _ in range(self.MAX_SLOTS)]
         self.slots[0]['data'] = self.FACTORY_SLOT
 
@@ -731,7 +762,8 @@ class EddystoneConfig:
         return [
             (1, ['read']), (2, ['read', 'write']), (3, ['read', 'write']),
             (4, ['read', 'write']), (5, ['read', 'write']), (6, ['read', 'write']),
-            (7, ['read', 'write']), (10, ['read', 'write']), (11, ['write']),
+            (7, ['read', 'write']), (8, ['read']), (9, ['read']), (10, ['read', 'write']),
+            (11, ['write']),
             (12, ['read', 'write']),
         ]
 
@@ -748,12 +780,34 @@ class EddystoneConfig:
     def _advertised_tx(self, slot):
         return slot['adv_tx'] if slot['adv_tx'] is not None else slot['radio_tx']
 
+    @property
+    def ecdh_key(self):
+        '''The beacon's ECDH key pair, made when first needed and kept for its life (a beacon
+        may also make one at each registration).'''
+        if self._ecdh_key is None:
+            from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+            self._ecdh_key = X25519PrivateKey.generate()
+        return self._ecdh_key
+
+    def public_key(self):
+        from cryptography.hazmat.primitives import serialization
+        return self.ecdh_key.public_key().public_bytes(serialization.Encoding.Raw,
+                                                       serialization.PublicFormat.Raw)
+
+    def eid_counter(self, slot):
+        return self.EID_COUNTER_START + int(time.monotonic() - slot['eid_since'])
+
+    def eid(self, slot):
+        return _eid(slot['identity_key'], slot['exponent'], self.eid_counter(slot))
+
     def frame(self, slot):
         '''What the slot broadcasts: Eddystone service data without the UUID.'''
         data = slot['data']
         tx = self._advertised_tx(slot) & 0xff
         if not data:
             return b''
+        if data[0] == 0x30:
+            return bytes([0x30, tx]) + self.eid(slot)
         if data[0] == 0x10:
             return bytes([0x10, tx]) + data[1:]
         if data[0] == 0x00:
@@ -764,7 +818,7 @@ class EddystoneConfig:
     def read(self, number):
         if number == 1:
             self._unlocked(READ_NOT_PERMITTED)
-            return bytes([0, self.MAX_SLOTS, 0, 0x03, 0x00, 0x07]) + \
+            return bytes([0, self.MAX_SLOTS, self.MAX_EID_SLOTS, 0x03, 0x00, 0x0f]) + \
                 bytes(level & 0xff for level in self.TX_LEVELS)
         if number == 2:
             self._unlocked(READ_NOT_PERMITTED)
@@ -785,9 +839,23 @@ class EddystoneConfig:
                 raise AttError(READ_NOT_PERMITTED)
             self.challenge = os.urandom(16)
             return self.challenge
+        if number == 8:
+            self._unlocked(READ_NOT_PERMITTED)
+            return self.public_key()
+        if number == 9:
+            self._unlocked(READ_NOT_PERMITTED)
+            if self._slot()['identity_key'] is None:
+                raise AttError(READ_NOT_PERMITTED)
+            # Wrapped under the lock key, so that it does not travel in the clear.
+            return _aes_encrypt(self.key, self._slot()['identity_key'])
         if number == 10:
             self._unlocked(READ_NOT_PERMITTED)
-            return self.frame(self._slot())
+            slot = self._slot()
+            if slot['data'][:1] == b'\x30':
+                # For registration: type, exponent, time counter, EID.
+                return bytes([0x30, slot['exponent']]) + \
+                    self.eid_counter(slot).to_bytes(4, 'big') + self.eid(slot)
+            return self.frame(slot)
         if number == 12:
             return bytes([1])
         raise AttError(READ_NOT_PERMITTED)
@@ -837,8 +905,25 @@ class EddystoneConfig:
             else:
                 raise AttError(INVALID_LENGTH)
         elif number == 10:
+            slot = self._slot()
+            slot['identity_key'] = None
             if len(value) == 0 or value == bytes([0x00]):
                 self._slot()['data'] = b''
+            elif value[0] == 0x30 and len(value) in (34, 18):
+                if value[-1] > 15:
+                    raise AttError(INVALID_LENGTH)
+                if sum(1 for other in self.slots if other is not slot
+                       and other['identity_key'] is not None) >= self.MAX_EID_SLOTS:
+                    raise AttError(INVALID_LENGTH)
+                if len(value) == 34:
+                    # The resolver's public key: the identity key comes from the key exchange.
+                    slot['identity_key'] = _eid_identity_key(self.ecdh_key, value[1:33])
+                else:
+                    # The identity key itself, wrapped under the lock key.
+                    slot['identity_key'] = _aes_decrypt(self.key, value[1:17])
+                slot['exponent'] = value[-1]
+                slot['eid_since'] = time.monotonic()
+                slot['data'] = bytes([0x30])
             elif value[0] == 0x00 and len(value) == 17:
                 self._slot()['data'] = value
             elif value[0] == 0x10 and 2 <= len(value) <= 19 and value[1] <= 0x03:
@@ -875,6 +960,10 @@ class EddystoneConfig:
             'remain-connectable': dbus.Byte(self.remain_connectable),
             'slots': dbus.Array([dbus.ByteArray(self.frame(slot)) for slot in self.slots],
                                 signature='ay'),
+            'public-key': dbus.ByteArray(self.public_key()),
+            # Each slot's EID identity key in the clear (empty for a slot that is not EID).
+            'identity-keys': dbus.Array([dbus.ByteArray(slot['identity_key'] or b'')
+                                         for slot in self.slots], signature='ay'),
         }
 
 
@@ -1245,6 +1334,7 @@ def DropLink(self, path):
 @dbus.service.method(MOCK_IFACE, in_signature='o', out_signature='a{sv}')
 def GetBeaconConfig(self, path):
     '''What the beacon at PATH holds now. Eddystone: key, lock-state, slot0 (what slot 0
-    broadcasts), interval0, radio-tx0, remain-connectable, slots. UriBeacon: key, locked, uri, flags, levels, mode,
-    period.'''
+    broadcasts), interval0, radio-tx0, remain-connectable, slots, public-key (its ECDH key),
+    identity-keys (each slot's EID identity key in the clear, or empty). UriBeacon: key, locked,
+    uri, flags, levels, mode, period.'''
     return dbus.Dictionary(mockobject.objects[path].nearby_config.state(), signature='sv')

@@ -188,6 +188,42 @@ test_uribeacon_flags_levels_mode (Fixture       *f,
   g_assert_cmpuint (g_variant_get_byte (mode), ==, 1);
 }
 
+/* An EID slot: what registration with a resolver takes, the identity key unwrapped. */
+static void
+test_eid (Fixture       *f,
+          gconstpointer  data)
+{
+  g_autofree char *eid = g_strconcat ("8f40c5adb68f25624ae5b214ea767a6e",
+                                      "c94d829d3d7b5e1ad1ba6f3e2138285f", ":10", NULL);
+  g_autoptr(NearbyTestRun) run = nearby_test_run_nearby (NULL, "configure", "C0:FF:EE:00:00:01",
+                                                         "--unlock", KEY, "--slot", "2",
+                                                         "--eid", eid, NULL);
+  g_autoptr(GVariant) identity_keys = NULL;
+  g_autoptr(GVariant) identity_key = NULL;
+  g_autofree char *identity_line = NULL;
+  GString *hex = g_string_new (NULL);
+  const guint8 *bytes;
+  const char *after;
+  gsize len;
+
+  g_assert_cmpint (run->status, ==, 0);
+  after = after_of (run);
+  assert_contains (run->out, "Public ECDH key:   ");
+  assert_contains (after, "Broadcasts:        EID ");
+  assert_contains (after, "EID exponent:      10 (a new EID every 1024 s)");
+  assert_contains (after, "EID clock:         ");
+
+  identity_keys = beacon_state (f, "identity-keys");
+  identity_key = g_variant_get_child_value (identity_keys, 2);
+  bytes = g_variant_get_fixed_array (identity_key, &len, 1);
+  g_assert_cmpuint (len, ==, 16);
+  for (gsize i = 0; i < len; i++)
+    g_string_append_printf (hex, "%02x", bytes[i]);
+  identity_line = g_strconcat ("Identity key:      ", hex->str, "\n", NULL);
+  assert_contains (after, identity_line);
+  g_string_free (hex, TRUE);
+}
+
 /* A setting of the other service: refused, nothing written. */
 static void
 test_other_service_setting (Fixture       *f,
@@ -316,6 +352,9 @@ test_usage (Fixture       *f,
   g_autoptr(NearbyTestRun) levels = nearby_test_run_nearby (NULL, "configure",
                                                             "C0:FF:EE:00:00:01",
                                                             "--tx-levels", "-20,-10,0", NULL);
+  g_autoptr(NearbyTestRun) bad_eid = nearby_test_run_nearby (NULL, "configure",
+                                                             "C0:FF:EE:00:00:01",
+                                                             "--eid", "0011:16", NULL);
   g_autoptr(NearbyTestRun) remain = nearby_test_run_nearby (NULL, "configure",
                                                             "C0:FF:EE:00:00:01",
                                                             "--remain-connectable", "maybe",
@@ -331,6 +370,8 @@ test_usage (Fixture       *f,
   assert_contains (two_frames->err, "a slot broadcasts one frame");
   g_assert_cmpint (levels->status, ==, 2);
   assert_contains (levels->err, "--tx-levels takes four powers");
+  g_assert_cmpint (bad_eid->status, ==, 2);
+  assert_contains (bad_eid->err, "--eid takes RESOLVER-KEY:EXPONENT");
   g_assert_cmpint (remain->status, ==, 2);
   assert_contains (remain->err, "--remain-connectable takes yes or no");
   g_assert_cmpuint (count_connects (f), ==, 0);
@@ -353,6 +394,7 @@ main (int   argc,
        test_advertised_power_and_remain_connectable);
   ADD ("/cli/configure/uribeacon-flags-levels-mode", "uribeacon",
        test_uribeacon_flags_levels_mode);
+  ADD ("/cli/configure/eid", "eddystone", test_eid);
   ADD ("/cli/configure/other-service-setting", "eddystone", test_other_service_setting);
   ADD ("/cli/configure/too-long", "eddystone", test_too_long);
   ADD ("/cli/configure/json", "uribeacon", test_json);

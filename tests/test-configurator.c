@@ -5,6 +5,10 @@
 
 #include "config.h"
 
+#include <nettle/aes.h>
+#include <nettle/curve25519.h>
+#include <nettle/hkdf.h>
+#include <nettle/hmac.h>
 #include <string.h>
 
 #include "bluez-mock-harness.h"
@@ -154,7 +158,9 @@ test_eddystone_read (Fixture       *f,
   g_assert_cmpuint (config->version, ==, 0);
   g_assert_cmpuint (config->max_slots, ==, 3);
   g_assert_cmpuint (config->capabilities, ==, 0x03);
-  g_assert_cmpuint (config->frame_types, ==, 0x07);
+  g_assert_cmpuint (config->frame_types, ==, 0x0f);
+  g_assert_cmpuint (config->max_eid_slots, ==, 1);
+  g_assert_true (config->has_public_key);
   g_assert_cmpuint (config->n_tx_levels, ==, G_N_ELEMENTS (levels));
   for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
     g_assert_cmpint (config->tx_levels[i], ==, levels[i]);
@@ -170,6 +176,123 @@ test_eddystone_read (Fixture       *f,
   g_assert_cmpuint (count_device_calls (f, "Connect"), ==, 1);
   g_assert_cmpuint (count_device_calls (f, "Disconnect"), ==, 1);
   g_assert_false (device_connected (f));
+}
+
+/* AES-128 of one block, as the EID specification uses it. */
+static void
+aes128_block (const guint8 key[16],
+              const guint8 in[16],
+              guint8       out[16])
+{
+  struct aes128_ctx ctx;
+
+  aes128_set_encrypt_key (&ctx, key);
+  aes128_encrypt (&ctx, 16, out, in);
+}
+
+/* An EID slot written with a resolver's public key: the beacon's public key read, the identity
+ * key read wrapped and unwrapped with the lock key, and both agree with what the resolver
+ * computes on its side (the key exchange and HKDF of the EID specification), as does the EID
+ * the slot broadcasts. */
+static void
+test_eddystone_eid (Fixture       *f,
+                    gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) identity_keys = NULL;
+  g_autoptr(GVariant) beacon_identity_key = NULL;
+  guint8 resolver_private[32];
+  guint8 shared[32];
+  guint8 salt[64];
+  guint8 prk[SHA256_DIGEST_SIZE];
+  guint8 okm[SHA256_DIGEST_SIZE];
+  guint8 block[16] = { 0 };
+  guint8 temporary_key[16];
+  guint8 eid[16];
+  struct hmac_sha256_ctx hmac;
+  const NearbyBeaconConfig *after;
+  guint32 counter;
+  gsize len;
+
+  add_beacon (f, "eddystone", TRUE);
+  for (guint i = 0; i < 32; i++)
+    resolver_private[i] = (guint8) (0x40 + i);
+  curve25519_mul_g (changes.eid_resolver_key, resolver_private);
+  changes.set_eid = TRUE;
+  changes.eid_exponent = 10;
+  changes.slot = 2;
+  changes.has_key = TRUE;
+  memcpy (changes.key, test_key, 16);
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (result->before->frame.kind, ==, NEARBY_FRAME_KIND_NONE);
+  g_assert_false (result->before->has_identity_key);
+  after = result->after;
+  g_assert_cmpint (after->frame.kind, ==, NEARBY_FRAME_KIND_EID);
+  g_assert_cmpuint (after->eid_exponent, ==, 10);
+  g_assert_cmpuint (after->eid_clock, >=, 65280);
+  g_assert_true (after->has_public_key);
+  g_assert_true (after->has_identity_key);
+
+  /* The beacon's own record of the key, in the clear. */
+  identity_keys = beacon_state (f, "identity-keys");
+  beacon_identity_key = g_variant_get_child_value (identity_keys, 2);
+  g_assert_cmpmem (g_variant_get_fixed_array (beacon_identity_key, &len, 1), len,
+                   after->identity_key, 16);
+
+  /* The resolver's side: shared secret, then HKDF-SHA256 salted with both public keys. */
+  curve25519_mul (shared, resolver_private, after->public_key);
+  memcpy (salt, changes.eid_resolver_key, 32);
+  memcpy (salt + 32, after->public_key, 32);
+  hmac_sha256_set_key (&hmac, sizeof salt, salt);
+  hkdf_extract (&hmac, (nettle_hash_update_func *) hmac_sha256_update,
+                (nettle_hash_digest_func *) hmac_sha256_digest, SHA256_DIGEST_SIZE,
+                sizeof shared, shared, prk);
+  hmac_sha256_set_key (&hmac, sizeof prk, prk);
+  hkdf_expand (&hmac, (nettle_hash_update_func *) hmac_sha256_update,
+               (nettle_hash_digest_func *) hmac_sha256_digest, SHA256_DIGEST_SIZE,
+               0, NULL, sizeof okm, okm);
+  g_assert_cmpmem (okm, 16, after->identity_key, 16);
+
+  /* The EID for the clock the beacon reported. */
+  counter = after->eid_clock;
+  block[11] = 0xff;
+  block[14] = (guint8) (counter >> 24);
+  block[15] = (guint8) (counter >> 16);
+  aes128_block (after->identity_key, block, temporary_key);
+  memset (block, 0, sizeof block);
+  counter = counter >> 10 << 10;
+  block[11] = 10;
+  block[12] = (guint8) (counter >> 24);
+  block[13] = (guint8) (counter >> 16);
+  block[14] = (guint8) (counter >> 8);
+  block[15] = (guint8) counter;
+  aes128_block (temporary_key, block, eid);
+  g_assert_cmpmem (eid, 8, after->frame.eid, 8);
+}
+
+/* Without the lock key (a beacon left unlocked), the identity key cannot be unwrapped: the
+ * rest is read. */
+static void
+test_eddystone_eid_without_key (Fixture       *f,
+                                gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_beacon (f, "eddystone", FALSE);
+  memset (changes.eid_resolver_key, 0x42, 32);
+  changes.set_eid = TRUE;
+  changes.eid_exponent = 4;
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (result->after->frame.kind, ==, NEARBY_FRAME_KIND_EID);
+  g_assert_cmpuint (result->after->eid_exponent, ==, 4);
+  g_assert_false (result->after->has_identity_key);
 }
 
 static void
@@ -738,6 +861,8 @@ main (int   argc,
   ADD ("/configurator/eddystone/read", test_eddystone_read);
   ADD ("/configurator/eddystone/write", test_eddystone_write);
   ADD ("/configurator/eddystone/slots", test_eddystone_slots);
+  ADD ("/configurator/eddystone/eid", test_eddystone_eid);
+  ADD ("/configurator/eddystone/eid-without-key", test_eddystone_eid_without_key);
   ADD ("/configurator/eddystone/other-settings", test_eddystone_other_settings);
   ADD ("/configurator/eddystone/locked", test_eddystone_locked);
   ADD ("/configurator/eddystone/factory-reset", test_eddystone_factory_reset);

@@ -92,6 +92,32 @@ parse_uid (const char  *text,
   return TRUE;
 }
 
+/* RESOLVER-KEY:EXPONENT: the resolver's Curve25519 public key in 64 hex digits, and 0-15. */
+static gboolean
+parse_eid (const char  *text,
+           guint8       key[32],
+           guint8      *exponent,
+           GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
+  g_autoptr(GBytes) key_bytes = NULL;
+  guint64 value = 0;
+
+  if (g_strv_length (parts) == 2)
+    key_bytes = nearby_hex_parse (parts[0], NULL);
+  if (key_bytes == NULL || g_bytes_get_size (key_bytes) != 32
+      || !g_ascii_string_to_unsigned (parts[1], 10, 0, 15, &value, NULL))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("--eid takes RESOLVER-KEY:EXPONENT: the resolver’s public key in 64 "
+                             "hex digits, and a rotation exponent from 0 to 15"));
+      return FALSE;
+    }
+  memcpy (key, g_bytes_get_data (key_bytes, NULL), 32);
+  *exponent = (guint8) value;
+  return TRUE;
+}
+
 /* Four levels in dBm, comma-separated, lowest mode first. */
 static gboolean
 parse_levels (const char  *text,
@@ -154,7 +180,11 @@ frame_text (const NearbyFrame *frame)
     case NEARBY_FRAME_KIND_ETLM:
       return g_strdup ("TLM");
     case NEARBY_FRAME_KIND_EID:
-      return g_strdup ("EID");
+      {
+        g_autofree char *eid = nearby_hex_format (frame->eid, 8);
+
+        return g_strdup_printf ("EID %s", eid);
+      }
     case NEARBY_FRAME_KIND_NONE:
     case NEARBY_FRAME_KIND_IBEACON:
     default:
@@ -193,6 +223,21 @@ print_config (const NearbyBeaconConfig *config)
 
       g_print ("  %-18s %s\n", _("Slot:"), slot);
       g_print ("  %-18s %s\n", _("Broadcasts:"), frame);
+      if (config->frame.kind == NEARBY_FRAME_KIND_EID)
+        {
+          g_autofree char *rotation = g_strdup_printf (_("%u (a new EID every %u s)"),
+                                                       config->eid_exponent,
+                                                       1u << MIN (config->eid_exponent, 31));
+          g_autofree char *clock = g_strdup_printf (_("%u s"), config->eid_clock);
+          g_autofree char *identity = config->has_identity_key
+                                      ? nearby_hex_format (config->identity_key, 16)
+                                      : g_strdup (_("give the lock key with --unlock KEY to "
+                                                    "read it"));
+
+          g_print ("  %-18s %s\n", _("EID exponent:"), rotation);
+          g_print ("  %-18s %s\n", _("EID clock:"), clock);
+          g_print ("  %-18s %s\n", _("Identity key:"), identity);
+        }
       g_print ("  %-18s %u ms\n", _("Interval:"), config->interval_ms);
       g_print ("  %-18s %s\n", _("Radio tx power:"), tx);
       g_print ("  %-18s %d dBm\n", _("Advertised power:"), config->advertised_tx_power);
@@ -202,6 +247,12 @@ print_config (const NearbyBeaconConfig *config)
                config->can_be_non_connectable
                ? _("can stop once let go (see --remain-connectable)")
                : _("always"));
+      if (config->has_public_key)
+        {
+          g_autofree char *key = nearby_hex_format (config->public_key, 32);
+
+          g_print ("  %-18s %s\n", _("Public ECDH key:"), key);
+        }
     }
   else
     {
@@ -260,6 +311,29 @@ add_config_json (JsonBuilder              *builder,
           json_builder_add_int_value (builder, config->advertised_tx_power);
           json_builder_set_member_name (builder, "can_be_non_connectable");
           json_builder_add_boolean_value (builder, config->can_be_non_connectable);
+          if (config->has_public_key)
+            {
+              g_autofree char *key = nearby_hex_format (config->public_key, 32);
+
+              json_builder_set_member_name (builder, "public_ecdh_key");
+              json_builder_add_string_value (builder, key);
+            }
+          if (config->frame.kind == NEARBY_FRAME_KIND_EID)
+            {
+              json_builder_set_member_name (builder, "eid_exponent");
+              json_builder_add_int_value (builder, config->eid_exponent);
+              json_builder_set_member_name (builder, "eid_clock");
+              json_builder_add_int_value (builder, config->eid_clock);
+              json_builder_set_member_name (builder, "eid_identity_key");
+              if (config->has_identity_key)
+                {
+                  g_autofree char *key = nearby_hex_format (config->identity_key, 16);
+
+                  json_builder_add_string_value (builder, key);
+                }
+              else
+                json_builder_add_null_value (builder);
+            }
         }
       else
         {
@@ -376,6 +450,7 @@ nearby_cli_configure (int    argc,
   g_autofree char *adapter = NULL;
   g_autofree char *remain_connectable = NULL;
   g_autofree char *tx_levels = NULL;
+  g_autofree char *eid = NULL;
   gboolean tlm = FALSE;
   gboolean clear = FALSE;
   int advertised_power = G_MININT;
@@ -396,6 +471,9 @@ nearby_cli_configure (int    argc,
       N_("Broadcast this Eddystone-UID (20 and 12 hex digits)"), N_("NAMESPACE:INSTANCE") },
     { "tlm", 0, 0, G_OPTION_ARG_NONE, &tlm,
       N_("Broadcast Eddystone-TLM telemetry in the slot"), NULL },
+    { "eid", 0, 0, G_OPTION_ARG_STRING, &eid,
+      N_("Broadcast Eddystone-EID, its identity key made by key exchange with the resolver "
+         "whose public key is given, a new EID every 2^EXPONENT s"), N_("RESOLVER-KEY:EXPONENT") },
     { "clear", 0, 0, G_OPTION_ARG_NONE, &clear,
       N_("Empty the slot: it broadcasts nothing (Eddystone)"), NULL },
     { "tx-power", 't', 0, G_OPTION_ARG_INT, &tx_power,
@@ -443,10 +521,13 @@ nearby_cli_configure (int    argc,
   if (argc != 2)
     return nearby_cli_usage_error (option_context, _("Give the address of one beacon"));
 
-  if ((url != NULL) + (uid != NULL) + tlm + clear > 1)
+  if ((url != NULL) + (uid != NULL) + (eid != NULL) + tlm + clear > 1)
     return nearby_cli_usage_error (option_context,
-                                   _("Give one of --url, --uid, --tlm and --clear: a slot "
+                                   _("Give one of --url, --uid, --eid, --tlm and --clear: a slot "
                                      "broadcasts one frame"));
+  if (eid != NULL && !parse_eid (eid, changes.eid_resolver_key, &changes.eid_exponent, &error))
+    return nearby_cli_usage_error (option_context, error->message);
+  changes.set_eid = eid != NULL;
   changes.set_tlm = tlm;
   changes.clear_slot = clear;
   changes.url = url;

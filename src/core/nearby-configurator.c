@@ -38,6 +38,8 @@ enum {
   EDDYSTONE_ADVERTISED_TX = 0x05,
   EDDYSTONE_LOCK_STATE = 0x06,
   EDDYSTONE_UNLOCK = 0x07,
+  EDDYSTONE_PUBLIC_ECDH_KEY = 0x08,
+  EDDYSTONE_EID_IDENTITY_KEY = 0x09,
   EDDYSTONE_SLOT_DATA = 0x0a,
   EDDYSTONE_FACTORY_RESET = 0x0b,
   EDDYSTONE_REMAIN_CONNECTABLE = 0x0c,
@@ -124,7 +126,7 @@ nearby_beacon_changes_write (const NearbyBeaconChanges *changes)
 {
   return changes != NULL
          && (changes->url != NULL || changes->set_uid || changes->set_tlm
-             || changes->clear_slot || changes->set_tx_power || changes->set_interval
+             || changes->clear_slot || changes->set_eid || changes->set_tx_power || changes->set_interval
              || changes->set_advertised_tx_power || changes->set_remain_connectable
              || changes->set_flags || changes->set_tx_levels || changes->set_tx_mode
              || changes->set_new_key
@@ -203,6 +205,8 @@ characteristic_name (guint number)
     case EDDYSTONE_ADVERTISED_TX: return _("the advertised tx power");
     case EDDYSTONE_LOCK_STATE: return _("the lock state");
     case EDDYSTONE_UNLOCK: return _("the unlock challenge");
+    case EDDYSTONE_PUBLIC_ECDH_KEY: return _("the public ECDH key");
+    case EDDYSTONE_EID_IDENTITY_KEY: return _("the EID identity key");
     case EDDYSTONE_SLOT_DATA: return _("the slot data");
     case EDDYSTONE_FACTORY_RESET: return _("the factory reset");
     case EDDYSTONE_REMAIN_CONNECTABLE: return _("the remain-connectable setting");
@@ -790,6 +794,17 @@ aes128_encrypt_block (const guint8 key[16],
   aes128_encrypt (&ctx, 16, out, in);
 }
 
+static void
+aes128_decrypt_block (const guint8 key[16],
+                      const guint8 in[16],
+                      guint8       out[16])
+{
+  struct aes128_ctx ctx;
+
+  aes128_set_decrypt_key (&ctx, key);
+  aes128_decrypt (&ctx, 16, out, in);
+}
+
 static gboolean
 eddystone_unlock (Operation          *op,
                   NearbyBeaconConfig *config,
@@ -862,9 +877,44 @@ eddystone_read (Operation          *op,
 
   bytes = g_bytes_get_data (data, &len);
   memset (&config->frame, 0, sizeof config->frame);
-  /* An empty slot reads as nothing, or as one 0x00 byte. */
-  if (len > 1)
+  /* An EID slot reads as what registration takes (type, exponent, time counter, EID), not as
+   * the frame it broadcasts; an empty slot reads as nothing, or as one 0x00 byte. */
+  if (len == 14 && bytes[0] == 0x30)
+    {
+      config->frame.kind = NEARBY_FRAME_KIND_EID;
+      config->frame.tx_power = config->advertised_tx_power;
+      config->frame.tx_power_known = TRUE;
+      memcpy (config->frame.eid, bytes + 6, 8);
+      config->eid_exponent = bytes[1];
+      config->eid_clock = (guint32) bytes[2] << 24 | (guint32) bytes[3] << 16
+                          | (guint32) bytes[4] << 8 | bytes[5];
+    }
+  else if (len > 1)
     nearby_frame_decode_service_data (NEARBY_UUID16_EDDYSTONE, bytes, len, &config->frame);
+
+  if ((config->frame_types & 0x08) && has_characteristic (op, EDDYSTONE_PUBLIC_ECDH_KEY))
+    {
+      g_autoptr(GBytes) public_key = read_sized (op, EDDYSTONE_PUBLIC_ECDH_KEY, 32, FALSE, error);
+
+      if (public_key == NULL)
+        return FALSE;
+      memcpy (config->public_key, g_bytes_get_data (public_key, NULL), 32);
+      config->has_public_key = TRUE;
+    }
+
+  /* The identity key travels wrapped under the lock key (AES-128 ECB), which only the person
+   * who gave it can undo; without it the key stays unread. */
+  if (config->frame.kind == NEARBY_FRAME_KIND_EID && op->changes.has_key
+      && has_characteristic (op, EDDYSTONE_EID_IDENTITY_KEY))
+    {
+      g_autoptr(GBytes) wrapped = read_sized (op, EDDYSTONE_EID_IDENTITY_KEY, 16, FALSE, error);
+
+      if (wrapped == NULL)
+        return FALSE;
+      aes128_decrypt_block (op->changes.key, g_bytes_get_data (wrapped, NULL),
+                            config->identity_key);
+      config->has_identity_key = TRUE;
+    }
 
   /* Optional in practice: beacons that are always connectable may leave it out. */
   if (has_characteristic (op, EDDYSTONE_REMAIN_CONNECTABLE))
@@ -944,6 +994,25 @@ eddystone_write (Operation                *op,
           return FALSE;
         }
       if (!write_byte (op, EDDYSTONE_SLOT_DATA, 0x20, error))
+        return FALSE;
+    }
+  else if (changes->set_eid)
+    {
+      guint8 value[34] = { 0x30 };
+
+      if (!(before->frame_types & 0x08) || before->max_eid_slots == 0)
+        {
+          g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
+                               NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE,
+                               _("The beacon cannot broadcast EID frames (its capabilities do "
+                                 "not list Eddystone-EID)"));
+          return FALSE;
+        }
+      /* The resolver's public key and the exponent: the beacon makes the identity key by key
+       * exchange, so that it never travels (the specification's preferred way). */
+      memcpy (value + 1, changes->eid_resolver_key, 32);
+      value[33] = changes->eid_exponent;
+      if (!write_characteristic (op, EDDYSTONE_SLOT_DATA, value, sizeof value, error))
         return FALSE;
     }
   else if (changes->clear_slot)
@@ -1071,7 +1140,7 @@ uribeacon_write (Operation                *op,
 {
   const NearbyBeaconChanges *changes = &op->changes;
 
-  if (changes->set_uid || changes->set_tlm || changes->clear_slot
+  if (changes->set_uid || changes->set_tlm || changes->clear_slot || changes->set_eid
       || changes->set_advertised_tx_power || changes->set_remain_connectable)
     {
       g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,

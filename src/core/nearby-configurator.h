@@ -72,6 +72,14 @@ typedef struct {
   guint8              active_slot;
   int                 advertised_tx_power;
   gboolean            can_be_non_connectable;
+  gboolean            has_public_key;    /* read when the beacon lists EID among its frames */
+  guint8              public_key[32];    /* the beacon's ECDH public key (Curve25519) */
+  /* An EID slot (frame.kind EID): what registering the beacon with a resolver takes. */
+  guint8              eid_exponent;      /* a new EID every 2^eid_exponent seconds */
+  guint32             eid_clock;         /* the beacon's time counter, in seconds */
+  gboolean            has_identity_key;  /* read wrapped and unwrapped with the lock key, which
+                                          * takes the key given (FALSE without one) */
+  guint8              identity_key[16];
 
   /* UriBeacon */
   guint8              flags;
@@ -86,6 +94,10 @@ typedef struct {
   guint8       uid[16];                  /* namespace (10 bytes) then instance (6) */
   gboolean     set_tlm;                  /* Eddystone: the slot broadcasts telemetry */
   gboolean     clear_slot;               /* Eddystone: the slot broadcasts nothing */
+  gboolean     set_eid;                  /* Eddystone: the slot broadcasts EID, its identity key
+                                          * made by key exchange with this resolver */
+  guint8       eid_resolver_key[32];     /* the resolver's ECDH public key (Curve25519) */
+  guint8       eid_exponent;             /* 0-15 */
   gboolean     set_advertised_tx_power;  /* Eddystone: the power written into the frames */
   int          advertised_tx_power;
   gboolean     set_remain_connectable;   /* Eddystone */
