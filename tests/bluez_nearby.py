@@ -38,7 +38,7 @@ error names. When the link ends, the device broadcasts what it was set to. Fault
 (an error, or a Connect never answered), SetCharacteristicFault (a characteristic that never
 answers, or a write during which the link drops), DropLink; stopping the mock while a call is
 held is bluetoothd ending mid-write. GetBeaconConfig shows what the beacon holds. The unlock
-challenge needs python3-cryptography.
+challenge and EID need python3-cryptography.
 
 Call counts come from dbusmock itself: org.freedesktop.DBus.Mock.GetMethodCalls on an adapter.
 
@@ -625,14 +625,21 @@ def RemoveAdvertisingManager(self, name):
 # true last, as bluetoothd 5.66 does for an LE device it has not cached. Disconnect (or the beacon
 # dropping the link) removes them again.
 #
-# ATT errors reach the client as bluetoothd 5.66's gatt-client.c maps them:
-#   0x02 Read Not Permitted        -> org.bluez.Error.NotPermitted "Read not permitted"
-#   0x03 Write Not Permitted       -> org.bluez.Error.NotPermitted "Write not permitted"
+# ATT errors reach the client as bluetoothd 5.66's gatt-client.c (create_gatt_dbus_error(),
+# unchanged since 5.3x) maps them:
+#   0x02 Read Not Permitted         -> org.bluez.Error.NotPermitted "Read not permitted"
+#   0x03 Write Not Permitted        -> org.bluez.Error.NotPermitted "Write not permitted"
+#   0x05, 0x0c, 0x0f (authentication, key size, encryption)
+#                                   -> org.bluez.Error.NotPermitted "Not paired"
+#   0x06 Request Not Supported      -> org.bluez.Error.NotSupported "Operation is not supported"
+#   0x07 Invalid Offset             -> org.bluez.Error.InvalidArguments "Invalid offset"
 #   0x08 Insufficient Authorization -> org.bluez.Error.NotAuthorized "Operation Not Authorized"
-#   0x0d Invalid Attribute Length  -> org.bluez.Error.InvalidArguments "Invalid Length"
-#   a request ended by the link    -> org.bluez.Error.Failed "Operation failed"
-# (Later bluetoothd versions name the first, second and fourth ReadNotPermitted,
-# WriteNotPermitted and InvalidValueLength; the core knows both.)
+#   0x0d Invalid Attribute Length   -> org.bluez.Error.InvalidArguments "Invalid Length"
+#   any other                       -> org.bluez.Error.Failed "Operation failed with ATT error: 0xNN"
+#   a request ended by the link     -> org.bluez.Error.Failed "Operation failed"
+# (The gatt-client of bluetoothd 5.2x named them ReadNotPermitted, WriteNotPermitted, NotPaired
+# and InvalidValueLength; InvalidValueLength is also what bluetoothd's GATT server takes from a
+# local application, not what its client gives. SetCharacteristicFault's "error" gives any.)
 
 GATT_SERVICE_IFACE = 'org.bluez.GattService1'
 GATT_CHARACTERISTIC_IFACE = 'org.bluez.GattCharacteristic1'
@@ -655,8 +662,13 @@ class AttError(Exception):
     NAMES = {
         0x02: ('org.bluez.Error.NotPermitted', 'Read not permitted'),
         0x03: ('org.bluez.Error.NotPermitted', 'Write not permitted'),
+        0x05: ('org.bluez.Error.NotPermitted', 'Not paired'),
+        0x06: ('org.bluez.Error.NotSupported', 'Operation is not supported'),
+        0x07: ('org.bluez.Error.InvalidArguments', 'Invalid offset'),
         0x08: ('org.bluez.Error.NotAuthorized', 'Operation Not Authorized'),
+        0x0c: ('org.bluez.Error.NotPermitted', 'Not paired'),
         0x0d: ('org.bluez.Error.InvalidArguments', 'Invalid Length'),
+        0x0f: ('org.bluez.Error.NotPermitted', 'Not paired'),
     }
 
     def __init__(self, code):
@@ -1175,6 +1187,11 @@ def _characteristic_write(device, number, path):
         if fault in ('hang', 'hang-write'):
             _held(device, path, 'WriteValue', reply, error)
             return
+        if fault and fault.startswith('att '):
+            # Once: the beacon answers with this ATT error code, named as bluetoothd 5.66 does.
+            del device.nearby_faults[number]
+            error(AttError(int(fault.split(' ', 1)[1], 16)).dbus_exception())
+            return
         if fault and fault.startswith('error '):
             # Once: the error as bluetoothd would give it, the value not taken.
             del device.nearby_faults[number]
@@ -1316,8 +1333,9 @@ def SetCharacteristicFault(self, path, number, fault):
     CallHeld(o characteristic, s method) when it holds one), "hang-write" (the same for writes
     only), "disconnect" (the next write drops
     the link before the value is taken: the call fails as bluetoothd fails it, and the device
-    disconnects), "error NAME MESSAGE" (the next write fails with this D-Bus error, as another
-    bluetoothd version or beacon may answer), or "" for none.'''
+    disconnects), "att 0xNN" (the beacon answers the next write with this ATT error, which the
+    mock names as bluetoothd 5.66 does), "error NAME MESSAGE" (the next write fails with this
+    D-Bus error, as another bluetoothd version may answer), or "" for none.'''
     device = mockobject.objects[path]
     if fault:
         device.nearby_faults[int(number)] = str(fault)

@@ -1,5 +1,9 @@
 /* test-configurator.c: NearbyConfigurator against the mock bluetoothd's configurable beacons
  *
+ * It is over 900 lines because each characteristic of both services, each fault and each error
+ * bluetoothd can answer is a case against the same fixture and helpers (the mock, its state,
+ * the run); the EID case also computes the resolver's side of the key exchange.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
@@ -740,6 +744,20 @@ test_write_errors (Fixture       *f,
     int         code;
     const char *says;
   } cases[] = {
+    /* What the beacon answers, named by the mock as bluetoothd 5.66 names it. */
+    { "att 0x03", NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED,
+      "does not allow writing the advertising interval" },
+    { "att 0x05", NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "pair with it first" },
+    { "att 0x0c", NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "pair with it first" },
+    { "att 0x0f", NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "pair with it first" },
+    { "att 0x06", NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED,
+      "does not support writing the advertising interval" },
+    { "att 0x08", NEARBY_CONFIGURATOR_ERROR_LOCKED, "give its lock key" },
+    { "att 0x0d", NEARBY_CONFIGURATOR_ERROR_INVALID_VALUE, "outside what it supports" },
+    { "att 0x80", NEARBY_CONFIGURATOR_ERROR_FAILED, "ATT error: 0x80), so it was not done" },
+    /* The names of bluetoothd 5.2x's gatt-client. */
+    { "error org.bluez.Error.NotPaired Not Paired",
+      NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "pair with it first" },
     { "error org.bluez.Error.NotPermitted Write not permitted",
       NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED, "does not allow writing the advertising interval" },
     { "error org.bluez.Error.WriteNotPermitted Writing of this value is not allowed",
@@ -772,6 +790,28 @@ test_write_errors (Fixture       *f,
       g_assert_cmpuint (g_variant_get_uint16 (interval), ==, 1000);
       g_assert_false (device_connected (f));
     }
+}
+
+/* The specification's answer to a wrong unlock token is Write Not Permitted (the mock, as some
+ * firmwares do, answers Insufficient Authorization): both are a wrong key. */
+static void
+test_unlock_write_not_permitted (Fixture       *f,
+                                 gconstpointer  data)
+{
+  NearbyBeaconChanges changes = NEARBY_BEACON_CHANGES_INIT;
+  g_autoptr(NearbyConfigureResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  add_beacon (f, "eddystone", TRUE);
+  set_fault (f, 0x07, "att 0x03");
+  changes.has_key = TRUE;
+  memcpy (changes.key, test_key, 16);
+  changes.set_interval = TRUE;
+  changes.interval_ms = 2000;
+  result = run (EDDYSTONE_ADDRESS, &changes, 5000, &error);
+  g_assert_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_WRONG_KEY);
+  assert_contains (error->message, "The beacon refused the lock key");
+  g_assert_false (device_connected (f));
 }
 
 static void
@@ -873,6 +913,7 @@ main (int   argc,
   ADD ("/configurator/characteristic-hangs", test_characteristic_hangs);
   ADD ("/configurator/disconnect-mid-write", test_disconnect_mid_write);
   ADD ("/configurator/write-errors", test_write_errors);
+  ADD ("/configurator/unlock-write-not-permitted", test_unlock_write_not_permitted);
   ADD ("/configurator/bluetoothd-stops-mid-write", test_bluetoothd_stops_mid_write);
   ADD ("/configurator/one-at-a-time", test_one_at_a_time);
 

@@ -432,10 +432,18 @@ find_characteristics (Operation  *op,
   return TRUE;
 }
 
-/* Turns a failed ReadValue or WriteValue into a sentence that says what to do. bluetoothd 5.66
- * names the ATT errors NotPermitted ("Read not permitted", "Write not permitted"),
- * InvalidArguments ("Invalid Length") and NotAuthorized; later versions ReadNotPermitted,
- * WriteNotPermitted and InvalidValueLength. */
+/* Turns a failed ReadValue or WriteValue into a sentence that says what to do.
+ *
+ * bluetoothd 5.66 (src/gatt-client.c, create_gatt_dbus_error(); unchanged since 5.3x) names the
+ * beacon's ATT errors: Read and Write Not Permitted (0x02, 0x03) NotPermitted "Read not
+ * permitted" / "Write not permitted"; Insufficient Authentication or Encryption (0x05, 0x0f,
+ * 0x0c) NotPermitted "Not paired"; Invalid Offset (0x07) and Invalid Attribute Length (0x0d)
+ * InvalidArguments "Invalid offset" / "Invalid Length"; Insufficient Authorization (0x08)
+ * NotAuthorized; Request Not Supported (0x06) NotSupported; a request ended without an ATT
+ * error (the link went) Failed "Operation failed"; any other Failed "Operation failed with ATT
+ * error: 0x%02x". The gatt-client of bluetoothd 5.2x used ReadNotPermitted, WriteNotPermitted,
+ * InvalidValueLength and NotPaired instead (InvalidValueLength is also the name bluetoothd's
+ * GATT server takes from a local application), which are accepted too. */
 static void
 set_gatt_error (Operation  *op,
                 guint       number,
@@ -487,11 +495,40 @@ set_gatt_error (Operation  *op,
                      what);
       return;
     }
+  if (remote_error_is (call_error, "org.bluez.Error.NotPaired")
+      || (remote_error_is (call_error, "org.bluez.Error.NotPermitted")
+          && strstr (call_error->message, "Not paired") != NULL))
+    {
+      g_set_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED,
+                   writing
+                   ? _("The beacon asks for an encrypted (paired) link before writing %s: pair "
+                       "with it first (`bluetoothctl pair ADDRESS`), then try again")
+                   : _("The beacon asks for an encrypted (paired) link before reading %s: pair "
+                       "with it first (`bluetoothctl pair ADDRESS`), then try again"),
+                   what);
+      return;
+    }
+  if (remote_error_is (call_error, "org.bluez.Error.NotSupported"))
+    {
+      g_set_error (error, NEARBY_CONFIGURATOR_ERROR, NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED,
+                   writing
+                   ? _("The beacon does not support writing %s: its firmware leaves it out")
+                   : _("The beacon does not support reading %s: its firmware leaves it out"),
+                   what);
+      return;
+    }
   if (remote_error_is (call_error, "org.bluez.Error.NotPermitted")
       || remote_error_is (call_error, "org.bluez.Error.ReadNotPermitted")
       || remote_error_is (call_error, "org.bluez.Error.WriteNotPermitted"))
     {
-      if (number == EDDYSTONE_FACTORY_RESET)
+      /* The specification has Write Not Permitted for a wrong key, where some firmwares answer
+       * Insufficient Authorization. */
+      if (writing && number == EDDYSTONE_UNLOCK)
+        g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
+                             NEARBY_CONFIGURATOR_ERROR_WRONG_KEY,
+                             _("The beacon refused the lock key: check the key (32 hex digits, "
+                               "as set when the beacon was locked) and try again"));
+      else if (number == EDDYSTONE_FACTORY_RESET)
         g_set_error_literal (error, NEARBY_CONFIGURATOR_ERROR,
                              NEARBY_CONFIGURATOR_ERROR_NOT_PERMITTED,
                              _("The beacon allows a factory reset only once it has been unlocked "
