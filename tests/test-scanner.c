@@ -289,6 +289,47 @@ test_data_after_interfaces_added (Fixture       *f,
   g_assert_cmpint (last_sighting (f)->rssi, ==, -75);
 }
 
+/* A device that lists a configuration service in UUIDs says so in its sightings, from its
+ * first advert or from a later PropertiesChanged; one without says nothing. UUIDs changing alone
+ * is no advert. */
+static void
+test_config_offer (Fixture       *f,
+                   gconstpointer  data)
+{
+  const char *plain_uuids[] = { UUID_FEAA, NULL };
+  const char *eddystone_uuids[] = { UUID_FEAA, "a3c87500-8ed3-4bdf-8a39-a01bebede295", NULL };
+  const char *uribeacon_uuids[] = { UUID_FED8, "EE0C2080-8786-40BA-AB96-99B91AC981D8", NULL };
+  g_autofree char *configurable = NULL;
+  g_autofree char *plain = NULL;
+
+  start_scanning (f);
+
+  configurable = add_beacon (&f->mock, "C0:FF:EE:00:00:0A",
+                             props ("RSSI", g_variant_new_int16 (-50),
+                                    "UUIDs", g_variant_new_strv (eddystone_uuids, -1),
+                                    "ServiceData", url_service_data ("https://a.example/", -20),
+                                    NULL));
+  WAIT_UNTIL (f->sightings->len == 1);
+  g_assert_cmpuint (last_sighting (f)->config_offer, ==, NEARBY_CONFIG_OFFER_EDDYSTONE);
+
+  plain = add_beacon (&f->mock, "C0:FF:EE:00:00:0B",
+                      props ("RSSI", g_variant_new_int16 (-60),
+                             "UUIDs", g_variant_new_strv (plain_uuids, -1),
+                             "ServiceData", url_service_data ("https://b.example/", -20), NULL));
+  WAIT_UNTIL (f->sightings->len == 2);
+  g_assert_cmpuint (last_sighting (f)->config_offer, ==, 0);
+
+  /* In its configuration mode (a UUID in capitals, as some stacks write it). */
+  update_device (&f->mock, plain,
+                 props ("UUIDs", g_variant_new_strv (uribeacon_uuids, -1), NULL), NULL);
+  nearby_test_run_for_ms (300);
+  g_assert_cmpuint (f->sightings->len, ==, 2);
+  update_device (&f->mock, plain, props ("RSSI", g_variant_new_int16 (-61), NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 3);
+  g_assert_cmpstr (last_sighting (f)->address, ==, "C0:FF:EE:00:00:0B");
+  g_assert_cmpuint (last_sighting (f)->config_offer, ==, NEARBY_CONFIG_OFFER_URIBEACON);
+}
+
 typedef struct {
   GPtrArray *addresses;
   GArray    *rssi;
@@ -934,6 +975,7 @@ main (int   argc,
   ADD ("/scanner/rotation-adverts", test_rotation_adverts);
   ADD ("/scanner/two-devices-one-url", test_two_devices_one_url);
   ADD ("/scanner/data-after-interfaces-added", test_data_after_interfaces_added);
+  ADD ("/scanner/config-offer", test_config_offer);
   ADD ("/scanner/wrong-types-ignored", test_wrong_types_ignored);
   ADD ("/scanner/other-devices", test_other_devices);
   ADD ("/scanner/ibeacon-and-invalid-frames", test_ibeacon_and_invalid_frames);
