@@ -221,7 +221,10 @@ advertise (const CalmScenario *scenario,
            gint64              now_us,
            double              px,
            double              py,
-           const NearbyFrame  *frame)
+           const NearbyFrame  *frame,
+           GArray             *received_s,
+           double             *noise_sum2,
+           guint64            *noise_n)
 {
   while (beacon->next_us <= now_us)
     {
@@ -232,8 +235,19 @@ advertise (const CalmScenario *scenario,
       gboolean missed = g_rand_double (rand) < beacon->loss;
 
       if (!missed && !is_silent (scenario, index, t_s) && rssi >= SENSITIVITY_DBM)
-        nearby_test_source_emit (source, beacon->address, start_us + beacon->next_us,
-                                 (int) lround (MIN (rssi, -1.0)), frame, NULL, 0);
+        {
+          int received = (int) lround (MIN (rssi, -1.0));
+          double noise = received - nearby_distance_expected_rssi (TX_POWER_0M,
+                                                                   distance_to (beacon, px, py),
+                                                                   PATH_LOSS_N);
+
+          nearby_test_source_emit (source, beacon->address, start_us + beacon->next_us,
+                                   received, frame, NULL, 0);
+          *noise_sum2 += noise * noise;
+          (*noise_n)++;
+          if (index == 0)
+            g_array_append_val (received_s, t_s);
+        }
 
       if (beacon->bursts && beacon->burst_left == 0)
         beacon->burst_left = 3;
@@ -351,7 +365,10 @@ calm_run (const CalmScenario         *scenario,
   gint64 end_us = (gint64) (duration_s (scenario) * 1e6);
   NearbyTestSource *source = nearby_test_source_new ();
   NearbyObjectList *list = nearby_object_list_new (NEARBY_SOURCE (source));
-  guint last_nearest = G_MAXUINT, last_top = G_MAXUINT;
+  guint last_nearest = G_MAXUINT, last_top = G_MAXUINT, previous_nearest = G_MAXUINT;
+  g_autoptr(GArray) received_s = g_array_new (FALSE, FALSE, sizeof (double));
+  double noise_sum2 = 0.0;
+  guint64 noise_n = 0;
   double nearest_since_s = -1.0, top_since_s = -1.0;
 
   memset (result, 0, sizeof *result);
@@ -374,7 +391,8 @@ calm_run (const CalmScenario         *scenario,
       clock.now_us = start_us + t_us;
       person_at (scenario, t_s, &px, &py);
       for (guint i = 0; i < scenario->n_beacons; i++)
-        advertise (scenario, i, &beacons[i], rand, source, start_us, t_us, px, py, &frames[i]);
+        advertise (scenario, i, &beacons[i], rand, source, start_us, t_us, px, py, &frames[i],
+                   received_s, &noise_sum2, &noise_n);
 
       if (t_us % TICK_US == 0)
         {
@@ -415,7 +433,10 @@ calm_run (const CalmScenario         *scenario,
           before = g_steal_pointer (&after);
 
           if (nearest != last_nearest)
-            nearest_since_s = t_s;
+            {
+              nearest_since_s = t_s;
+              previous_nearest = last_nearest;
+            }
           if (top != last_top)
             top_since_s = t_s;
           last_nearest = nearest;
@@ -437,6 +458,27 @@ calm_run (const CalmScenario         *scenario,
     result->time_to_top_s = MAX (0.0, top_since_s - nearest_since_s);
   else if (scenario->kind == CALM_SILENT && last_top == 0)
     result->time_to_top_s = MAX (0.0, top_since_s - (SILENT_FROM_S + SILENT_FOR_S));
+
+  result->noise_db = noise_n > 0 ? sqrt (noise_sum2 / noise_n) : 0.0;
+  if (scenario->kind == CALM_WALK_UP && last_nearest == 0 && previous_nearest != G_MAXUINT)
+    {
+      double gap_sum = 0.0;
+
+      for (guint k = 0; k < received_s->len; k++)
+        {
+          double t_s = g_array_index (received_s, double, k);
+          double px, py;
+
+          if (t_s < nearest_since_s || t_s > nearest_since_s + 3.0)
+            continue;
+          person_at (scenario, t_s, &px, &py);
+          gap_sum += 10.0 * PATH_LOSS_N * log10 (distance_to (&beacons[previous_nearest], px, py)
+                                                 / distance_to (&beacons[0], px, py));
+          result->oracle_n++;
+        }
+      if (result->oracle_n > 0 && result->noise_db > 0)
+        result->oracle_z = gap_sum / result->oracle_n / (result->noise_db / sqrt (result->oracle_n));
+    }
 
   if (scenario->kind == CALM_WALK_PAST)
     {

@@ -59,6 +59,14 @@ typedef struct {
   /* Ticks at which a row was in a farther section ("Nearby" after "Right here") than a row the
    * ranking put farther away. */
   guint    n_section_inversions;
+  /* CALM_WALK_UP, what the adverts themselves say: how many of the beacon walked up to arrived
+   * in the 3 s after it became the nearest, and how sure a test that knew every true level
+   * before then could be from them that it is now above the beacon that was the nearest (the
+   * mean of the true gaps at those adverts over the noise's standard error: z, in standard
+   * deviations); the noise as received (shadowing, fading, whole dB), measured. */
+  guint    oracle_n;
+  double   oracle_z;
+  double   noise_db;
 } CalmResult;
 
 /* The scenarios the targets are set on. */
