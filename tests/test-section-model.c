@@ -76,6 +76,49 @@ on_items_changed_count (GListModel *model,
   (*count)++;
 }
 
+typedef struct {
+  guint position, removed, added;
+} Change;
+
+static void
+on_items_changed_record (GListModel *model,
+                         guint       position,
+                         guint       removed,
+                         guint       added,
+                         Change     *change)
+{
+  change->position = position;
+  change->removed = removed;
+  change->added = added;
+}
+
+/* The last row goes from "Nearby" to "Farther away" where it is: a new heading comes in over it,
+ * and the row is announced as changed too (a row that left its distance word to its heading has
+ * to say it again until it has the new heading, and to leave it to that one then). */
+static void
+test_heading_over_a_row_that_stays (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  const char * const urls[] = { "https://a.example/", "https://b.example/", NULL };
+  double metres[] = { 3.0, 4.0 };
+  g_autoptr(NearbySectionModel) model = nearby_section_model_new (G_LIST_MODEL (fixture->list));
+  Change change = { G_MAXUINT, 0, 0 };
+
+  hear (fixture, urls, metres, 3);
+  assert_shows (model, "[near] a b");
+  g_assert_cmpint (nearby_section_model_get_section (model, 0), ==, NEARBY_SECTION_NEAR);
+  g_assert_cmpint (nearby_section_model_get_section (model, 2), ==, NEARBY_SECTION_NEAR);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed_record), &change);
+
+  metres[1] = 20.0;
+  hear (fixture, urls, metres, 4);
+  assert_shows (model, "[near] a [far] b");
+  g_assert_cmpint (nearby_section_model_get_section (model, 1), ==, NEARBY_SECTION_NEAR);
+  g_assert_cmpint (nearby_section_model_get_section (model, 3), ==, NEARBY_SECTION_FAR);
+  g_assert_cmpuint (change.position, <=, 3);
+  g_assert_cmpuint (change.position + change.added, >, 3);
+}
+
 static void
 test_headings (Fixture       *fixture,
                gconstpointer  data)
@@ -176,6 +219,8 @@ main (int   argc,
   add_fixture_test ("/section-model/headings", test_headings);
   add_fixture_test ("/section-model/row-moves-between-sections", test_row_moves_between_sections);
   add_fixture_test ("/section-model/paused", test_paused);
+  add_fixture_test ("/section-model/heading-over-a-row-that-stays",
+                    test_heading_over_a_row_that_stays);
 
   return g_test_run ();
 }

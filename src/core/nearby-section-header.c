@@ -33,7 +33,13 @@ nearby_section_for_object (NearbyObject *object)
   if (nearby_object_get_favourite (object))
     return NEARBY_SECTION_FAVOURITES;
 
-  switch (nearby_object_get_bucket (object))
+  return nearby_section_for_bucket (nearby_object_get_bucket (object));
+}
+
+NearbySection
+nearby_section_for_bucket (NearbyBucket bucket)
+{
+  switch (bucket)
     {
     case NEARBY_BUCKET_IMMEDIATE:
       return NEARBY_SECTION_IMMEDIATE;

@@ -20,6 +20,9 @@ typedef enum {
   NEARBY_SECTION_UNKNOWN,
 } NearbySection;
 
+/* The part of the list for a distance, leaving favourites aside. */
+NearbySection nearby_section_for_bucket (NearbyBucket bucket);
+
 /* The part of the list @object belongs in now. */
 NearbySection nearby_section_for_object (NearbyObject *object);
 

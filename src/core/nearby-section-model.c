@@ -29,6 +29,7 @@ struct _NearbySectionModel
   GListModel *objects;
   GArray     *entries;      /* of Entry, in the order of @objects */
   GPtrArray  *items;        /* headers and objects, as shown */
+  GArray     *sections;     /* of NearbySection, for each item: see get_section() */
   gboolean    paused;
 };
 
@@ -79,12 +80,16 @@ nearby_section_model_list_model_init (GListModelInterface *iface)
   iface->get_item = nearby_section_model_get_item;
 }
 
+/* An object is the same item only under the same heading: a row that says no distance under a
+ * heading that says it for it is told of another heading. */
 static gboolean
-same_item (gpointer a,
-           gpointer b)
+same_item (gpointer      a,
+           NearbySection a_section,
+           gpointer      b,
+           NearbySection b_section)
 {
   if (a == b)
-    return TRUE;
+    return a_section == b_section;
 
   return NEARBY_IS_SECTION_HEADER (a) && NEARBY_IS_SECTION_HEADER (b)
          && nearby_section_header_get_section (a) == nearby_section_header_get_section (b);
@@ -96,7 +101,9 @@ static void
 rebuild (NearbySectionModel *self)
 {
   g_autoptr(GPtrArray) old_items = self->items;
+  g_autoptr(GArray) old_sections = self->sections;
   GPtrArray *new_items = g_ptr_array_new_full (old_items->len, g_object_unref);
+  GArray *new_sections = g_array_sized_new (FALSE, FALSE, sizeof (NearbySection), old_items->len);
   guint prefix = 0;
   guint suffix = 0;
 
@@ -105,12 +112,17 @@ rebuild (NearbySectionModel *self)
       Entry *entry = &g_array_index (self->entries, Entry, i);
 
       if (i == 0 || g_array_index (self->entries, Entry, i - 1).section != entry->section)
-        g_ptr_array_add (new_items, nearby_section_header_new (entry->section));
+        {
+          g_ptr_array_add (new_items, nearby_section_header_new (entry->section));
+          g_array_append_val (new_sections, entry->section);
+        }
       g_ptr_array_add (new_items, g_object_ref (entry->object));
+      g_array_append_val (new_sections, entry->section);
     }
 
   while (prefix < old_items->len && prefix < new_items->len
-         && same_item (old_items->pdata[prefix], new_items->pdata[prefix]))
+         && same_item (old_items->pdata[prefix], g_array_index (old_sections, NearbySection, prefix),
+                       new_items->pdata[prefix], g_array_index (new_sections, NearbySection, prefix)))
     {
       g_object_unref (new_items->pdata[prefix]);
       new_items->pdata[prefix] = g_object_ref (old_items->pdata[prefix]);
@@ -118,7 +130,9 @@ rebuild (NearbySectionModel *self)
     }
   while (suffix < old_items->len - prefix && suffix < new_items->len - prefix
          && same_item (old_items->pdata[old_items->len - 1 - suffix],
-                       new_items->pdata[new_items->len - 1 - suffix]))
+                       g_array_index (old_sections, NearbySection, old_items->len - 1 - suffix),
+                       new_items->pdata[new_items->len - 1 - suffix],
+                       g_array_index (new_sections, NearbySection, new_items->len - 1 - suffix)))
     {
       guint n = new_items->len - 1 - suffix;
 
@@ -128,6 +142,7 @@ rebuild (NearbySectionModel *self)
     }
 
   self->items = new_items;
+  self->sections = new_sections;
   if (old_items->len != new_items->len || prefix + suffix < old_items->len)
     g_list_model_items_changed (G_LIST_MODEL (self), prefix,
                                 old_items->len - prefix - suffix,
@@ -215,6 +230,16 @@ nearby_section_model_new (GListModel *objects)
   return g_object_new (NEARBY_TYPE_SECTION_MODEL, "objects", objects, NULL);
 }
 
+NearbySection
+nearby_section_model_get_section (NearbySectionModel *self,
+                                  guint               position)
+{
+  g_return_val_if_fail (NEARBY_IS_SECTION_MODEL (self), NEARBY_SECTION_UNKNOWN);
+  g_return_val_if_fail (position < self->sections->len, NEARBY_SECTION_UNKNOWN);
+
+  return g_array_index (self->sections, NearbySection, position);
+}
+
 GListModel *
 nearby_section_model_get_objects (NearbySectionModel *self)
 {
@@ -268,6 +293,7 @@ nearby_section_model_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (g_array_index (self->entries, Entry, i).object, self);
   g_array_set_size (self->entries, 0);
   g_ptr_array_set_size (self->items, 0);
+  g_array_set_size (self->sections, 0);
   g_clear_object (&self->objects);
 
   G_OBJECT_CLASS (nearby_section_model_parent_class)->dispose (object);
@@ -280,6 +306,7 @@ nearby_section_model_finalize (GObject *object)
 
   g_array_unref (self->entries);
   g_ptr_array_unref (self->items);
+  g_array_unref (self->sections);
 
   G_OBJECT_CLASS (nearby_section_model_parent_class)->finalize (object);
 }
@@ -357,4 +384,5 @@ nearby_section_model_init (NearbySectionModel *self)
   self->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
   g_array_set_clear_func (self->entries, clear_entry);
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
+  self->sections = g_array_new (FALSE, FALSE, sizeof (NearbySection));
 }

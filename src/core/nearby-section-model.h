@@ -19,6 +19,11 @@ G_DECLARE_FINAL_TYPE (NearbySectionModel, nearby_section_model, NEARBY, SECTION_
 NearbySectionModel *nearby_section_model_new         (GListModel         *objects);
 GListModel         *nearby_section_model_get_objects (NearbySectionModel *self);
 gboolean            nearby_section_model_get_paused  (NearbySectionModel *self);
+/* The section of the item at @position: a heading's own, or the one of the heading an object
+ * is shown under (not always the one it is in now: see the model's comment). An object whose
+ * heading changes is announced as changed, so that a row bound to it learns the new one. */
+NearbySection       nearby_section_model_get_section (NearbySectionModel *self,
+                                                      guint               position);
 void                nearby_section_model_set_paused  (NearbySectionModel *self,
                                                       gboolean            paused);
 

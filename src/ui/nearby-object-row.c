@@ -13,6 +13,7 @@
 #include <adwaita.h>
 
 #include "nearby-object-row.h"
+#include "nearby-section-header.h"
 #include "nearby-url-policy.h"
 
 struct _NearbyObjectRow
@@ -32,7 +33,11 @@ struct _NearbyObjectRow
   GtkLabel     *host_label;
   GtkLabel     *badge_label;
   GtkLabel     *distance_label;
+  GtkWidget    *text_box;
   GtkMenuButton *menu_button;
+
+  /* The heading the row is shown under (NearbySection), or -1 for none. */
+  int           section;
 };
 
 G_DEFINE_FINAL_TYPE (NearbyObjectRow, nearby_object_row, GTK_TYPE_WIDGET)
@@ -40,6 +45,7 @@ G_DEFINE_FINAL_TYPE (NearbyObjectRow, nearby_object_row, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_OBJECT,
+  PROP_SECTION,
   N_PROPS
 };
 
@@ -451,6 +457,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   const char *shown_host;
   gboolean made_up = FALSE;
   double distance;
+  gboolean distance_shown;
 
   if (self->object == NULL)
     return;
@@ -495,10 +502,22 @@ nearby_object_row_update (NearbyObjectRow *self)
 
   gtk_label_set_label (self->distance_label,
                        nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)));
+  /* Under "Nearby" a row saying "Nearby" says it twice. Under another heading (the list paused,
+   * or the row about to move) or among favourites, the word is news. Screen readers hear it
+   * in the row's name either way: they read the heading only when they move by headings. */
+  gtk_widget_set_visible (GTK_WIDGET (self->distance_label),
+                          self->section < 0 || self->section == NEARBY_SECTION_FAVOURITES
+                          || self->section != (int) nearby_section_for_bucket (
+                               nearby_object_get_bucket (self->object)));
+  /* The metres are for whoever points at the distance; with the word left to the heading, at
+   * the row's text. */
   distance = nearby_object_get_distance (self->object);
   if (distance >= 0)
     distance_tooltip = g_strdup_printf (_("About %.1f m away"), distance);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->distance_label), distance_tooltip);
+  distance_shown = gtk_widget_get_visible (GTK_WIDGET (self->distance_label));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->distance_label),
+                               distance_shown ? distance_tooltip : NULL);
+  gtk_widget_set_tooltip_text (self->text_box, distance_shown ? NULL : distance_tooltip);
 
   if (nearby_object_get_stale (self->object))
     gtk_widget_add_css_class (GTK_WIDGET (self), "nearby-stale");
@@ -608,6 +627,10 @@ nearby_object_row_get_property (GObject    *object,
       g_value_set_object (value, self->object);
       break;
 
+    case PROP_SECTION:
+      g_value_set_int (value, self->section);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -625,6 +648,15 @@ nearby_object_row_set_property (GObject      *object,
     {
     case PROP_OBJECT:
       nearby_object_row_set_object (self, g_value_get_object (value));
+      break;
+
+    case PROP_SECTION:
+      if (self->section != g_value_get_int (value))
+        {
+          self->section = g_value_get_int (value);
+          nearby_object_row_update (self);
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
 
     default:
@@ -648,6 +680,12 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
                          NEARBY_TYPE_OBJECT,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /* The heading the row is shown under (a NearbySection), -1 for none: the row does not repeat
+   * its words. */
+  properties[PROP_SECTION] =
+    g_param_spec_int ("section", NULL, NULL, -1, NEARBY_SECTION_UNKNOWN, -1,
+                      (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -662,6 +700,7 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, host_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, badge_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, distance_label);
+  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, text_box);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, menu_button);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -672,6 +711,7 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
 static void
 nearby_object_row_init (NearbyObjectRow *self)
 {
+  self->section = -1;
   g_type_ensure (ADW_TYPE_AVATAR);
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_menu_button_set_create_popup_func (self->menu_button, nearby_object_row_build_menu,

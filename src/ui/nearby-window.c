@@ -1032,7 +1032,11 @@ on_item_bind (GtkSignalListItemFactory *factory,
           child = g_object_new (NEARBY_TYPE_OBJECT_ROW, NULL);
           gtk_list_item_set_child (list_item, child);
         }
-      g_object_set (child, "object", item, NULL);
+      g_object_set (child,
+                    "object", item,
+                    "section", (int) nearby_section_model_get_section (
+                      NEARBY_WINDOW (user_data)->sections, gtk_list_item_get_position (list_item)),
+                    NULL);
       gtk_list_item_set_activatable (list_item, TRUE);
       gtk_list_item_set_selectable (list_item, TRUE);
     }
@@ -1079,7 +1083,7 @@ nearby_window_init (NearbyWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "bind", G_CALLBACK (on_item_bind), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (on_item_bind), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (on_item_unbind), NULL);
   gtk_list_view_set_factory (self->list_view, factory);
   /* GNOME's striped header bar: a development build is told apart from the installed app. */

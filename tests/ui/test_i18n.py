@@ -107,15 +107,17 @@ class GermanDistanceTest(TranslatedTestCase):
         }
         self.assertEqual(words['nearby'], 'In der Nähe')
 
+        def row_of(path):
+            return next((item for item in self.find_all(self.window, role=pyatspi.ROLE_LIST_ITEM)
+                         if (item.name or '').endswith(f', /{path}')), None)
+
         def distance_of(path):
-            """The distance word shown in the row of the object at @path (not looked up, the
-            list item is named "127.0.0.1, distance, /path" for screen readers)."""
-            row = next((item for item in self.find_all(self.window, role=pyatspi.ROLE_LIST_ITEM)
-                        if (item.name or '').endswith(f', /{path}')), None)
+            """The distance word the row of the object at @path is read with (not looked up,
+            the list item is named "127.0.0.1, distance, /path" for screen readers)."""
+            row = row_of(path)
             if row is None:
                 return None
-            shown = set(self.texts(row))
-            return next((word for word in words.values() if word in shown), None)
+            return next((word for word in words.values() if f', {word}, ' in row.name), None)
 
         wait_for(lambda: distance_of('mid') == 'In der Nähe', timeout=30,
                  what=f'the middle row to say “In der Nähe” (says {distance_of("mid")!r})')
@@ -132,6 +134,10 @@ class GermanDistanceTest(TranslatedTestCase):
         wait_for(lambda: self.texts(self.window, role=pyatspi.ROLE_HEADING) == headings,
                  what=f'the German headings (have '
                       f'{self.texts(self.window, role=pyatspi.ROLE_HEADING)})')
+        # Under its heading a row does not say its distance again.
+        for path in ('near', 'mid', 'far'):
+            shown = set(self.texts(row_of(path)))
+            self.assertFalse(shown & set(words.values()), f'the {path} row shows {shown}')
         self.screenshot('de-distances')
 
 

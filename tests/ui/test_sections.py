@@ -54,6 +54,11 @@ class SectionsTest(NearbyTestCase):
                 read.append(('row', name))
         return read
 
+    def row_item(self, title):
+        """The list item of the row titled @title (its name starts with the title)."""
+        return next(item for item in self.find_all(self.window, role=pyatspi.ROLE_LIST_ITEM)
+                    if (item.name or '').startswith(f'{title}, '))
+
     def sections(self):
         """Each row's title with the heading it is under, in the list's order."""
         under = []
@@ -94,6 +99,15 @@ class SectionsTest(NearbyTestCase):
         for heading in self.find_all(self.window, role=pyatspi.ROLE_HEADING):
             self.assertIn(heading.name, HEADINGS)
 
+        # A row under its heading does not show the heading's words again ("Nearby" under
+        # "Nearby"); a screen reader still hears them with the row's name.
+        for title, distance in (('Parking Meter 7', 'Right here'),
+                                ('Bus Stop Elm Road', 'Nearby'),
+                                ('Ticket Kiosk', 'Farther away')):
+            row = self.row_item(title)
+            self.assertNotIn(distance, self.texts(row), f'{title} shows {self.texts(row)}')
+            self.assertIn(f', {distance}, ', row.name)
+
         # The kiosk is walked up to: it leaves "Farther away", and its heading with it.
         self.walk_up_to_kiosk()
         wait_for(lambda: ('Right here', 'Ticket Kiosk') in self.sections(), timeout=15,
@@ -122,6 +136,10 @@ class SectionsTest(NearbyTestCase):
                  what=f'the bus stop first, under “Favourites” (have {self.sections()}, '
                       f'{self.texts(self.window, role=pyatspi.ROLE_STATUS_BAR)}, '
                       f'focus on {self.describe_focus()})')
+        # Among favourites the distance is news: the row says it.
+        wait_for(lambda: 'Nearby' in self.texts(self.row_item('Bus Stop Elm Road')),
+                 what=f'the favourite to say “Nearby” (shows '
+                      f'{self.texts(self.row_item("Bus Stop Elm Road"))})')
 
         # A heading opens nothing when clicked.
         self.mouse_click(self.find(self.window, name='Right here', role=pyatspi.ROLE_HEADING))
