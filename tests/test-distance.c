@@ -495,6 +495,59 @@ test_rank_walk_noise (void)
   g_assert_cmpfloat (fabs (nearby_rank_filter_get_anchor (&filter) - level), <, 4.0);
 }
 
+/* Walking at 1 m/s up to a beacon from 8 m (10 adverts a second, 6 dB of noise), past it 1 m
+ * away, and on to 8 m beyond: once the change is found, the anchor follows the walk rather than
+ * waiting for the test to find each 9 dB of it, so it is within a few dB of the level, about a
+ * second behind, for the last 2.5 m up to the beacon and again from 5 m beyond it; and where the
+ * person stands still again, it holds. (When the test had to find every step, the anchor was
+ * nearly 8 dB behind there.) Around the turn it may stay at the peak for a few seconds:
+ * the change back is found as any change is. */
+static void
+test_rank_walk_past (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  NearbyRankFilter filter;
+  gint64 t = 0;
+  double worst = 0.0;
+  double anchor;
+  guint moves = 0;
+
+  nearby_rank_filter_init (&filter, NULL);
+  for (int i = 0; i < 200; i++, t += 100000)
+    nearby_rank_filter_update (&filter, t, (int) lround (rssi_at (hypot (8.0, 1.0), 2.0)
+                                                         + 6.0 * gaussian (rand)));
+  for (int i = 0; i <= 160; i++, t += 100000)
+    {
+      double walked = i / 10.0;
+      double level = rssi_at (hypot (8.0 - walked, 1.0), 2.0);
+      double level_before = rssi_at (hypot (8.0 - MAX (0.0, walked - 1.0), 1.0), 2.0);
+
+      nearby_rank_filter_update (&filter, t, (int) lround (level + 6.0 * gaussian (rand)));
+      /* Against the level now or a second before, whichever is nearer. */
+      if ((walked >= 5.5 && walked <= 8.5) || walked >= 13.0)
+        worst = MAX (worst, MIN (fabs (nearby_rank_filter_get_anchor (&filter) - level),
+                                 fabs (nearby_rank_filter_get_anchor (&filter) - level_before)));
+    }
+  g_test_message ("the anchor was at most %.1f dB behind the walk", worst);
+  g_assert_cmpfloat (worst, <, 4.0);
+
+  for (int i = 0; i < 50; i++, t += 100000)
+    nearby_rank_filter_update (&filter, t, (int) lround (rssi_at (hypot (8.0, 1.0), 2.0)
+                                                         + 6.0 * gaussian (rand)));
+  anchor = nearby_rank_filter_get_anchor (&filter);
+  g_assert_cmpfloat (fabs (anchor - rssi_at (hypot (8.0, 1.0), 2.0)), <, 4.0);
+  for (int i = 0; i < 600; i++, t += 100000)
+    {
+      nearby_rank_filter_update (&filter, t, (int) lround (rssi_at (hypot (8.0, 1.0), 2.0)
+                                                           + 6.0 * gaussian (rand)));
+      if (nearby_rank_filter_get_anchor (&filter) != anchor)
+        moves++;
+      anchor = nearby_rank_filter_get_anchor (&filter);
+    }
+  g_test_message ("standing still after the walk, the anchor moved %u times in a minute", moves);
+  g_assert_cmpuint (moves, <=, 1);
+}
+
 /* A far beacon, once a second, whose adverts fall below the radio's sensitivity for 10 s (past
  * the reset gap): heard again where it was, its anchor stays where it was over its next adverts,
  * rather than following them one by one as a new beacon's does; a beacon that comes back much
@@ -559,6 +612,7 @@ main (int   argc,
   g_test_add_func ("/distance/rank/still", test_rank_still);
   g_test_add_func ("/distance/rank/step", test_rank_step);
   g_test_add_func ("/distance/rank/walk-noise", test_rank_walk_noise);
+  g_test_add_func ("/distance/rank/walk-past", test_rank_walk_past);
   g_test_add_func ("/distance/rank/silence", test_rank_silence);
   g_test_add_func ("/distance/rank/unknown", test_rank_unknown);
 

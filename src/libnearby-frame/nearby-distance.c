@@ -364,6 +364,20 @@ nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
  * holds there while the signal goes on moving (someone still walking up), so that the test finds
  * the next step against it, and comes to the new level over a minute or two of a still beacon. */
 #define RANK_REFERENCE_AFTER_CHANGE 100
+/* Once a change is found the anchor follows the mean of the recent adverts (those of this last
+ * span, behind a walk by half of it) for at least this long, and for as long as
+ * the Kalman trend is this many of its standard deviations from none: a walk found at its first
+ * step is followed to its end, where waiting for the test to find every step of it held the row
+ * several seconds behind (a 10 Hz beacon walked up to with 8 dB of noise, on top within 3 s in
+ * 7 of 16 runs; now 10 of 16). */
+#define RANK_RECENT_US 2000000
+#define RANK_FOLLOW_MIN_US 2000000
+#define RANK_FOLLOW_TREND_SIGMAS 1.5
+/* While following, the anchor goes only the change's way: the noise of the recent mean would
+ * otherwise move it back and forth, and two rows crossing (walking past one beacon to the next)
+ * would swap back and forth with it. Only a mean this many standard errors the other way turns
+ * it (someone passing a beacon rather than stopping at it). */
+#define RANK_FOLLOW_TURN_SIGMAS 3.0
 
 void
 nearby_rank_filter_init (NearbyRankFilter           *filter,
@@ -395,6 +409,88 @@ nearby_rank_filter_reset (NearbyRankFilter *filter)
   filter->up_n = filter->down_n = 0;
   filter->reference = RSSI_UNKNOWN;
   filter->reference_n = 0;
+  filter->recent_first = filter->recent_n = 0;
+  filter->recent_sum = 0.0;
+  filter->following = 0;
+  filter->following_until_us = 0;
+}
+
+static void
+add_recent (NearbyRankFilter *filter,
+            int64_t           time_us,
+            double            rssi)
+{
+  int last;
+
+  while (filter->recent_n > 0
+         && (filter->recent_n == NEARBY_RANK_RECENT_MAX
+             || time_us - filter->recent_time_us[filter->recent_first] >= RANK_RECENT_US))
+    {
+      filter->recent_sum -= filter->recent_rssi[filter->recent_first];
+      filter->recent_first = (filter->recent_first + 1) % NEARBY_RANK_RECENT_MAX;
+      filter->recent_n--;
+    }
+  last = (filter->recent_first + filter->recent_n) % NEARBY_RANK_RECENT_MAX;
+  filter->recent_time_us[last] = time_us;
+  filter->recent_rssi[last] = (float) rssi;
+  filter->recent_n++;
+  /* Summed again from the adverts now and then: a running sum of floats drifts. */
+  if (last == 0)
+    {
+      filter->recent_sum = 0.0;
+      for (int i = 0; i < filter->recent_n; i++)
+        filter->recent_sum += filter->recent_rssi[(filter->recent_first + i) % NEARBY_RANK_RECENT_MAX];
+    }
+  else
+    filter->recent_sum += filter->recent_rssi[last];
+}
+
+static void
+found_change (NearbyRankFilter *filter,
+              int64_t           time_us,
+              double            anchor)
+{
+  filter->following = anchor > filter->anchor ? 1 : -1;
+  filter->following_until_us = time_us + RANK_FOLLOW_MIN_US;
+  filter->anchor = anchor;
+  filter->reference = anchor;
+  filter->reference_n = RANK_REFERENCE_AFTER_CHANGE;
+  filter->up = filter->down = 0.0;
+  filter->up_sum = filter->down_sum = 0.0;
+  filter->up_n = filter->down_n = 0;
+}
+
+/* The anchor follows a change found: onwards with the recent mean, back only when that is
+ * clearly back; it holds again once the signal has held still for a while. */
+static void
+follow (NearbyRankFilter *filter,
+        int64_t           time_us)
+{
+  double recent = filter->recent_sum / filter->recent_n;
+  double error = sqrt (filter->noise_var / filter->recent_n);
+  double trend_z = filter->p[1][1] > 0.0 ? filter->trend / sqrt (filter->p[1][1]) : 0.0;
+  double ahead = (recent - filter->anchor) * filter->following;
+
+  /* Turned: the trend the other way, or the recent mean clearly back. */
+  if (trend_z * filter->following < -RANK_FOLLOW_TREND_SIGMAS
+      || ahead < -RANK_FOLLOW_TURN_SIGMAS * error)
+    {
+      filter->following = -filter->following;
+      ahead = -ahead;
+    }
+  if (ahead > 0.0)
+    filter->anchor = recent;
+
+  if (fabs (trend_z) > RANK_FOLLOW_TREND_SIGMAS
+      && filter->following_until_us < time_us + RANK_FOLLOW_MIN_US / 2)
+    filter->following_until_us = time_us + RANK_FOLLOW_MIN_US / 2;
+  if (time_us < filter->following_until_us)
+    return;
+
+  /* Held still: the test looks for the next change from here. */
+  filter->following = 0;
+  filter->reference = filter->anchor;
+  filter->reference_n = RANK_REFERENCE_AFTER_CHANGE;
 }
 
 /* The CUSUM test: each advert adds the log-likelihood ratio of "the level is rank_change_db
@@ -403,6 +499,7 @@ nearby_rank_filter_reset (NearbyRankFilter *filter)
  * deviations past the change looked for, so that one deep fade is never enough. */
 static void
 test_for_change (NearbyRankFilter *filter,
+                 int64_t           time_us,
                  double            rssi)
 {
   const NearbyDistanceConfig *config = &filter->config;
@@ -411,6 +508,22 @@ test_for_change (NearbyRankFilter *filter,
   double deviation = rssi - filter->reference;
   double limit = delta + RANK_CLIP_SIGMAS * sigma;
   double weight = delta / filter->noise_var;
+
+  /* The recent mean takes each advert clipped as the test does, around where the row is. */
+  {
+    double clip = filter->following != 0 ? RANK_CLIP_SIGMAS * sigma : limit;
+    double centre = filter->following != 0 ? filter->anchor : filter->reference;
+    double from_centre = rssi - centre;
+
+    add_recent (filter, time_us,
+                centre + (from_centre > clip ? clip : from_centre < -clip ? -clip : from_centre));
+  }
+
+  if (filter->following != 0)
+    {
+      follow (filter, time_us);
+      return;
+    }
 
   if (filter->reference_n < RANK_REFERENCE_SAMPLES)
     filter->reference_n++;
@@ -455,17 +568,9 @@ test_for_change (NearbyRankFilter *filter,
     }
 
   if (filter->up > config->rank_evidence && filter->up_n > 0)
-    filter->anchor = filter->up_sum / filter->up_n;
+    found_change (filter, time_us, filter->up_sum / filter->up_n);
   else if (filter->down > config->rank_evidence && filter->down_n > 0)
-    filter->anchor = filter->down_sum / filter->down_n;
-  else
-    return;
-
-  filter->reference = filter->anchor;
-  filter->reference_n = RANK_REFERENCE_AFTER_CHANGE;
-  filter->up = filter->down = 0.0;
-  filter->up_sum = filter->down_sum = 0.0;
-  filter->up_n = filter->down_n = 0;
+    found_change (filter, time_us, filter->down_sum / filter->down_n);
 }
 
 bool
@@ -511,7 +616,7 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
           filter->reference = reference;
           filter->reference_n = reference_n;
           filter->n_samples = RANK_SETTLING_SAMPLES + 1;
-          test_for_change (filter, rssi);
+          test_for_change (filter, time_us, rssi);
         }
       return true;
     }
@@ -561,7 +666,7 @@ nearby_rank_filter_update (NearbyRankFilter *filter,
   if (filter->noise_var > RANK_NOISE_MAX_VAR)
     filter->noise_var = RANK_NOISE_MAX_VAR;
 
-  test_for_change (filter, rssi);
+  test_for_change (filter, time_us, rssi);
   return true;
 }
 

@@ -138,7 +138,12 @@ NearbyBucket nearby_rssi_filter_get_bucket   (const NearbyRssiFilter     *filter
  * tests against is the mean of the adverts since that change, which comes to the true level
  * where the anchor may stay a little off): a still beacon's row holds its place for
  * hours, and a clear change (someone walking up) is found in a few adverts, more for a noisier
- * or rarer beacon. The caller owns it; initialise it with nearby_rank_filter_init(). */
+ * or rarer beacon. Once found, the anchor follows the change (the mean of the last second or
+ * so, only onwards in the change's direction unless the signal clearly turns) for as long as the
+ * signal goes on moving, so that a walk is followed step by step, then holds again. The caller
+ * owns it; initialise it with nearby_rank_filter_init(). */
+#define NEARBY_RANK_RECENT_MAX 32
+
 typedef struct {
   NearbyDistanceConfig config;
   bool     has_value;
@@ -157,6 +162,16 @@ typedef struct {
   double   up, down;
   double   up_sum, down_sum;
   int      up_n, down_n;
+  /* The adverts of the last 2 s (at most NEARBY_RANK_RECENT_MAX of them), oldest first from
+   * recent_first in a ring, and their sum. */
+  int64_t  recent_time_us[NEARBY_RANK_RECENT_MAX];
+  float    recent_rssi[NEARBY_RANK_RECENT_MAX];
+  int      recent_first, recent_n;
+  double   recent_sum;
+  /* After a change is found: +1 or -1 while the anchor follows the signal up or down, until
+   * following_until_us at least; 0 while it holds. */
+  int      following;
+  int64_t  following_until_us;
 } NearbyRankFilter;
 
 /* @config may be NULL for the defaults; it is copied. */
