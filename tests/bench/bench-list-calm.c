@@ -57,7 +57,7 @@ print_seeds (const CalmScenario         *scenario,
 {
   g_autoptr(GString) times = g_string_new (NULL);
   g_autoptr(GString) oracle = g_string_new (NULL);
-  double sum = 0.0, max = 0.0;
+  double sum = 0.0, max = 0.0, noise = 0.0;
   guint n_met = 0;
 
   for (guint k = 0; k < n_seeds; k++)
@@ -68,6 +68,7 @@ print_seeds (const CalmScenario         *scenario,
       seeded.seed += 1000 * k;
       calm_run (&seeded, TRUE, config, &result);
       sum += result.reorders_per_minute;
+      noise += result.noise_db / n_seeds;
       max = MAX (max, result.reorders_per_minute);
       if (scenario->kind == CALM_WALK_UP || scenario->kind == CALM_SILENT)
         {
@@ -88,7 +89,8 @@ print_seeds (const CalmScenario         *scenario,
   if (scenario->kind == CALM_WALK_UP || scenario->kind == CALM_SILENT)
     printf ("  top within 3 s in %u of %u:%s", n_met, n_seeds, times->str);
   if (scenario->kind == CALM_WALK_UP)
-    printf ("\n%-20s   its adverts in those 3 s / z:%s", "", oracle->str);
+    printf ("\n%-20s   its adverts in those 3 s / z:%s (noise as received %.1f dB)", "",
+            oracle->str, noise);
   else if (scenario->kind == CALM_WALK_PAST)
     printf ("  in order in %u of %u", n_met, n_seeds);
   printf ("\n");
