@@ -277,6 +277,24 @@ start_held (SoupServerMessage *msg,
   g_signal_connect (msg, "finished", G_CALLBACK (held_finished), NULL);
 }
 
+/* A page that takes 20 ms to answer, as a real site does, whose icon is on the same host. */
+static gboolean
+paced_answer (gpointer user_data)
+{
+  SoupServerMessage *msg = user_data;
+  const char *path = g_uri_get_path (soup_server_message_get_uri (msg));
+  const char *n = path + strlen ("/paced/");
+  g_autofree char *html = g_strdup_printf ("<html><head><title>Paced %s</title>"
+                                           "<link rel=icon href='/icons/paced-%s.png'>"
+                                           "</head><body><p>Text</p></body></html>", n, n);
+
+  nearby_test_respond_html (msg, html);
+  soup_server_message_unpause (msg);
+  g_object_unref (msg);
+
+  return G_SOURCE_REMOVE;
+}
+
 static char *
 url_for (const char *path)
 {
@@ -329,7 +347,12 @@ server_callback (SoupServer        *server,
 
       nearby_test_respond (msg, 200, "application/manifest+json", json, strlen (json));
     }
-  else if (g_str_equal (path, "/icons/icon.png"))
+  else if (g_str_has_prefix (path, "/paced/"))
+    {
+      soup_server_message_pause (msg);
+      g_timeout_add (20, paced_answer, g_object_ref (msg));
+    }
+  else if (g_str_equal (path, "/icons/icon.png") || g_str_has_prefix (path, "/icons/paced-"))
     nearby_test_respond (msg, 200, "image/png", g_bytes_get_data (fx.png_96, NULL), g_bytes_get_size (fx.png_96));
   else if (g_str_equal (path, "/icon.gif"))
     {
@@ -1440,6 +1463,54 @@ test_equal_priority_in_order (void)
     g_object_unref (results[i]);
 }
 
+/* A batch of pages on one site, as the CLI or a room full of beacons asks for them: each
+ * page's icon is asked for before the next pages, not after the last of them. */
+static void
+test_icons_keep_up (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  GAsyncResult *results[12] = { NULL };
+  guint first_icon = G_MAXUINT;
+  guint last_page = G_MAXUINT;
+
+  g_ptr_array_set_size (fx.order, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/paced/%u", i);
+      g_autofree char *url = url_for (path);
+
+      /* Equally near: one priority for all. */
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, 5, NULL, on_resolved,
+                                     &results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    WAIT_UNTIL (results[i] != NULL);
+
+  for (guint i = 0; i < fx.order->len; i++)
+    {
+      const char *path = g_ptr_array_index (fx.order, i);
+
+      if (g_str_equal (path, "/icons/paced-0.png") && first_icon == G_MAXUINT)
+        first_icon = i;
+      if (g_str_equal (path, "/paced/11"))
+        last_page = i;
+    }
+  g_assert_cmpuint (first_icon, <, last_page);
+
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    {
+      g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[i], NULL);
+      g_autofree char *title = g_strdup_printf ("Paced %u", i);
+
+      g_assert_no_error (page->error);
+      g_assert_cmpstr (page->title, ==, title);
+      g_assert_nonnull (page->icon);
+      g_object_unref (results[i]);
+    }
+  g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
+}
+
 static void
 test_cancel (void)
 {
@@ -1526,6 +1597,7 @@ main (int   argc,
   g_test_add_func ("/resolver/json-round-trip", test_json_round_trip);
   g_test_add_func ("/resolver/dedup-and-priority", test_dedup_and_priority);
   g_test_add_func ("/resolver/equal-priority-in-order", test_equal_priority_in_order);
+  g_test_add_func ("/resolver/icons-keep-up", test_icons_keep_up);
   g_test_add_func ("/resolver/cancel", test_cancel);
 
   status = g_test_run ();

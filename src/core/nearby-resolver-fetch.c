@@ -291,6 +291,8 @@ on_proxy_looked_up (GObject      *source,
 
   soup_session_send_async (job->self->session, job->message, G_PRIORITY_DEFAULT,
                            job->fetch_cancellable, on_sent, job);
+  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE)
+    _nearby_resolver_job_release_slot (job);
 }
 
 static void
@@ -333,8 +335,9 @@ job_send (NearbyResolverJob *job)
     priority = SOUP_MESSAGE_PRIORITY_NORMAL;
   else
     priority = SOUP_MESSAGE_PRIORITY_LOW;
-  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE && priority > SOUP_MESSAGE_PRIORITY_VERY_LOW)
-    priority--;
+  /* A manifest or an icon goes at its page's priority: one step lower, it waited behind every
+   * page of a batch (libsoup sends the most urgent first), and libsoup's queue, which it walks
+   * whenever a connection frees up, grew by one icon per page. */
   soup_message_set_priority (job->message, priority);
 
   g_signal_connect (job->message, "network-event", G_CALLBACK (on_network_event), job);

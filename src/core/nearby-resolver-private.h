@@ -103,6 +103,7 @@ void      _nearby_resolver_job_follow_refresh (NearbyResolverJob      *job,
 
 /* nearby-resolver.c */
 gboolean  _nearby_resolver_job_is_cancelled (NearbyResolverJob        *job);
+void      _nearby_resolver_job_release_slot (NearbyResolverJob        *job);
 void      _nearby_resolver_job_fetch_done   (NearbyResolverJob        *job,
                                              GError                   *error);
 

@@ -9,9 +9,10 @@
  * bring back.
  *
  * One "job" runs per URL, however many callers wait for it; jobs beyond max-in-flight queue
- * by priority (nearest objects first). A job holds its slot while it fetches its page: its
- * manifest and icons, often on other hosts (a CDN whose name may take seconds to resolve, or
- * never does), must not hold back the next object's page.
+ * by priority (nearest objects first). A job holds its slot while it fetches its page and
+ * until its manifest's or icon's request is queued: those, often on other hosts (a CDN whose
+ * name may take seconds to resolve, or never does), must not hold back the next object's page,
+ * but queued first they are sent before it rather than after every page of a batch.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -199,10 +200,12 @@ job_pump (NearbyResolver *self)
     }
 }
 
-/* The page is in: what is left (manifest, icons) goes on outside the max-in-flight limit,
- * under libsoup's connection limits, and the next queued job starts. */
-static void
-job_release_slot (NearbyResolverJob *job)
+/* The page is in and its manifest's or first icon's request is queued: what is left goes on
+ * outside the max-in-flight limit, under libsoup's connection limits, and the next queued job
+ * starts. Its page is queued behind that request, at the same priority, so a page's icon comes
+ * before the next pages rather than after the whole batch. */
+void
+_nearby_resolver_job_release_slot (NearbyResolverJob *job)
 {
   if (!job->holds_slot)
     return;
@@ -402,8 +405,8 @@ job_page_fetched (NearbyResolverJob *job)
   if (job->page->title == NULL)
     job->page->title = nearby_url_display_host_path (job->page->final_url);
 
-  job_release_slot (job);
-
+  /* The slot is given back once the manifest's or icon's request is in libsoup's queue
+   * (_nearby_resolver_job_release_slot), ahead of the next page, or when the job ends. */
   if (job->meta->manifest_url != NULL && !job->timed_out)
     _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_MANIFEST, job->meta->manifest_url);
   else
