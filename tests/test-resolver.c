@@ -1463,6 +1463,34 @@ test_equal_priority_in_order (void)
     g_object_unref (results[i]);
 }
 
+/* Pages of a site that has no /favicon.ico: it is asked for once, not once per page. */
+static void
+test_missing_favicon_remembered (void)
+{
+  g_autoptr(NearbyResolver) resolver = make_resolver (1);
+  const char *paths[] = { "/no-title", "/legacy", "/latin1-header" };
+  guint before = hits ("/favicon.ico");
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(NearbyPage) page = resolve (resolver, paths[i], NEARBY_URL_POLICY_EXPLICIT,
+                                            NEARBY_RESOLVE_FLAGS_REFRESH);
+
+      g_assert_no_error (page->error);
+      g_assert_null (page->icon);
+    }
+  g_assert_cmpuint (hits ("/favicon.ico"), ==, before + 1);
+
+  /* It is the resolver's memory, not the site's fate: the next start asks again. */
+  {
+    g_autoptr(NearbyResolver) other = make_resolver (1);
+    g_autoptr(NearbyPage) page = resolve (other, "/no-title", NEARBY_URL_POLICY_EXPLICIT,
+                                          NEARBY_RESOLVE_FLAGS_REFRESH);
+
+    g_assert_cmpuint (hits ("/favicon.ico"), ==, before + 2);
+  }
+}
+
 /* A batch of pages on one site, as the CLI or a room full of beacons asks for them: each
  * page's icon is asked for before the next pages, not after the last of them. */
 static void
@@ -1598,6 +1626,7 @@ main (int   argc,
   g_test_add_func ("/resolver/dedup-and-priority", test_dedup_and_priority);
   g_test_add_func ("/resolver/equal-priority-in-order", test_equal_priority_in_order);
   g_test_add_func ("/resolver/icons-keep-up", test_icons_keep_up);
+  g_test_add_func ("/resolver/missing-favicon-remembered", test_missing_favicon_remembered);
   g_test_add_func ("/resolver/cancel", test_cancel);
 
   status = g_test_run ();

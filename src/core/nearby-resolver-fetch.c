@@ -28,6 +28,9 @@
 #define CACHE_DEFAULT_SECONDS (60 * 60)
 /* A manifest's or icon's host whose name did not resolve is not asked for again this long. */
 #define UNRESOLVED_HOST_SECONDS 60
+/* A site whose /favicon.ico was not found is not asked for it again this long: a site without
+ * one is asked once, not once per page that links no icon. */
+#define MISSING_FAVICON_SECONDS (10 * 60)
 
 static void job_read_next (NearbyResolverJob *job);
 
@@ -158,6 +161,41 @@ host_recently_unresolved (NearbyResolverJob *job)
 
   return when != NULL &&
          g_get_monotonic_time () - *when < UNRESOLVED_HOST_SECONDS * G_USEC_PER_SEC;
+}
+
+/* The fallback every browser tries, at the root of the site and nothing after it. */
+static gboolean
+is_site_favicon (NearbyResolverJob *job)
+{
+  return job->kind == NEARBY_RESOLVER_FETCH_ICON &&
+         g_str_equal (g_uri_get_path (job->uri), "/favicon.ico") &&
+         g_uri_get_query (job->uri) == NULL;
+}
+
+static char *
+site_of (GUri *uri)
+{
+  return g_strdup_printf ("%s://%s:%d", g_uri_get_scheme (uri), g_uri_get_host (uri),
+                          g_uri_get_port (uri));
+}
+
+static void
+remember_missing_favicon (NearbyResolverJob *job)
+{
+  gint64 *when = g_new (gint64, 1);
+
+  *when = g_get_monotonic_time ();
+  g_hash_table_replace (job->self->missing_favicons, site_of (job->uri), when);
+}
+
+static gboolean
+favicon_recently_missing (NearbyResolverJob *job)
+{
+  g_autofree char *site = site_of (job->uri);
+  const gint64 *when = g_hash_table_lookup (job->self->missing_favicons, site);
+
+  return when != NULL &&
+         g_get_monotonic_time () - *when < MISSING_FAVICON_SECONDS * G_USEC_PER_SEC;
 }
 
 /* Ends the fetch after the transfer failed with @io_error, saying why in the user's words. */
@@ -372,6 +410,15 @@ job_check_and_send (NearbyResolverJob *job,
       return;
     }
 
+  if (is_site_favicon (job) && favicon_recently_missing (job))
+    {
+      g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_HTTP,
+                   _("The server answered %u %s"), SOUP_STATUS_NOT_FOUND,
+                   soup_status_get_phrase (SOUP_STATUS_NOT_FOUND));
+      _nearby_resolver_job_fetch_done (job, error);
+      return;
+    }
+
   job_send (job);
 }
 
@@ -527,6 +574,8 @@ on_sent (GObject      *source,
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (status))
     {
+      if ((status == SOUP_STATUS_NOT_FOUND || status == SOUP_STATUS_GONE) && is_site_favicon (job))
+        remember_missing_favicon (job);
       g_set_error (&error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_HTTP,
                    _("The server answered %u %s"), status, soup_status_get_phrase (status));
       _nearby_resolver_job_fetch_done (job, error);

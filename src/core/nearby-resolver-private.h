@@ -40,6 +40,8 @@ struct _NearbyResolver
   GHashTable              *private_origins;
   /* host -> when its name last failed to resolve (monotonic µs), for manifests and icons */
   GHashTable              *unresolved_hosts;
+  /* "scheme://host:port" -> when its /favicon.ico was last not found (monotonic µs) */
+  GHashTable              *missing_favicons;
   GQueue                   queue;            /* of jobs waiting for a slot, most urgent first */
   guint64                  next_sequence;    /* orders jobs of equal priority: first asked, first */
   guint                    running;          /* jobs holding a slot: fetching their page */

@@ -200,10 +200,9 @@ job_pump (NearbyResolver *self)
     }
 }
 
-/* The page is in and its manifest's or first icon's request is queued: what is left goes on
- * outside the max-in-flight limit, under libsoup's connection limits, and the next queued job
- * starts. Its page is queued behind that request, at the same priority, so a page's icon comes
- * before the next pages rather than after the whole batch. */
+/* The page is in and its manifest's or first icon's request is queued: the rest goes on under
+ * libsoup's connection limits only, and the next job's page is queued behind that request, at
+ * the same priority: a page's icon comes before the next pages, not after the whole batch. */
 void
 _nearby_resolver_job_release_slot (NearbyResolverJob *job)
 {
@@ -405,8 +404,7 @@ job_page_fetched (NearbyResolverJob *job)
   if (job->page->title == NULL)
     job->page->title = nearby_url_display_host_path (job->page->final_url);
 
-  /* The slot is given back once the manifest's or icon's request is in libsoup's queue
-   * (_nearby_resolver_job_release_slot), ahead of the next page, or when the job ends. */
+  /* The slot is given back once that request is queued (_nearby_resolver_job_release_slot). */
   if (job->meta->manifest_url != NULL && !job->timed_out)
     _nearby_resolver_job_fetch (job, NEARBY_RESOLVER_FETCH_MANIFEST, job->meta->manifest_url);
   else
@@ -586,6 +584,7 @@ nearby_resolver_finalize (GObject *object)
   g_hash_table_unref (self->jobs);
   g_hash_table_unref (self->private_origins);
   g_hash_table_unref (self->unresolved_hosts);
+  g_hash_table_unref (self->missing_favicons);
   g_queue_clear (&self->queue);
   g_clear_object (&self->session);
   g_clear_object (&self->cache);
@@ -727,6 +726,7 @@ nearby_resolver_init (NearbyResolver *self)
   self->jobs = g_hash_table_new (g_str_hash, g_str_equal);
   self->private_origins = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->unresolved_hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->missing_favicons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_queue_init (&self->queue);
 }
 
