@@ -155,6 +155,69 @@ test_cache_prune (void)
   sqlite3_close (db);
 }
 
+static void
+on_stored (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  guint *stored = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (nearby_history_cache_store_finish (NEARBY_HISTORY (source), result, &error));
+  g_assert_no_error (error);
+  (*stored)++;
+}
+
+/* A batch of pages resolved at once: their entries, asked for without waiting (and written
+ * together), are all there, the later of two for one address wins, the size limit holds, and
+ * a look-up asked for after them sees them. */
+static void
+test_cache_many_at_once (void)
+{
+  g_auto(TempHistory) temp = { 0 };
+  g_autofree char *kilobyte = g_strnfill (1000, 'k');
+  gint64 tomorrow = g_get_real_time () + G_TIME_SPAN_DAY;
+  g_autoptr(NearbyCacheEntry) twice = NULL;
+  NearbyHistory *history;
+  guint stored = 0;
+
+  temp_history_init (&temp);
+  history = open_history (temp.path);
+  nearby_history_set_cache_limit (history, 30 * 1024);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
+      g_autoptr(NearbyCacheEntry) entry = nearby_cache_entry_new (kilobyte, NULL, NULL, tomorrow);
+
+      nearby_history_cache_store_async (history, url, entry, NULL, on_stored, &stored);
+    }
+  {
+    g_autoptr(NearbyCacheEntry) entry = nearby_cache_entry_new ("{\"title\":\"Again\"}", NULL,
+                                                                NULL, tomorrow);
+
+    nearby_history_cache_store_async (history, "https://p39.example/", entry, NULL, on_stored,
+                                      &stored);
+  }
+  twice = cache_lookup (history, "https://p39.example/");
+  g_assert_cmpuint (stored, ==, 41);
+  g_assert_nonnull (twice);
+  g_assert_cmpstr (twice->page_json, ==, "{\"title\":\"Again\"}");
+
+  /* About 1 kB each: the newest that fit in 30 KiB are kept, the first ones are not. */
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *url = g_strdup_printf ("https://p%u.example/", i);
+      g_autoptr(NearbyCacheEntry) entry = cache_lookup (history, url);
+
+      if (i < 9)
+        g_assert_null (entry);
+      else if (i >= 12)
+        g_assert_nonnull (entry);
+    }
+  close_history (history);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -163,6 +226,7 @@ main (int   argc,
 
   g_test_add_func ("/history/cache/store-lookup-expiry", test_cache);
   g_test_add_func ("/history/cache/prune", test_cache_prune);
+  g_test_add_func ("/history/cache/many-at-once", test_cache_many_at_once);
 
   return g_test_run ();
 }

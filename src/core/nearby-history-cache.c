@@ -12,30 +12,42 @@
 #include "nearby-history-private.h"
 
 static gboolean
-history_cache_prune (sqlite3  *db,
-                     gint64    max_bytes,
-                     GError  **error)
+history_cache_prune (NearbyHistoryWorker  *worker,
+                     gint64                max_bytes,
+                     GError              **error)
 {
-  g_autoptr(sqlite3_stmt) expired = NULL;
   g_autoptr(sqlite3_stmt) oldest = NULL;
   gint64 total_bytes = 0;
 
-  expired = _nearby_history_prepare (db, "DELETE FROM page_cache WHERE expires_us <= ?1", error);
-  if (expired == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (expired, 1, g_get_real_time ());
-  if (!_nearby_history_step_done (expired, error))
-    return FALSE;
+  {
+    g_autoptr(NearbyHistoryStatement) expired =
+      _nearby_history_statement (worker, "DELETE FROM page_cache WHERE expires_us <= ?1", error);
+
+    if (expired == NULL)
+      return FALSE;
+    sqlite3_bind_int64 (expired, 1, g_get_real_time ());
+    if (!_nearby_history_step_done (expired, error))
+      return FALSE;
+  }
 
   /* Adding up is cheap (a covering index); ranking every entry is not, so only when needed. */
-  if (!_nearby_history_query_int (db, "SELECT total(size_bytes) FROM page_cache", &total_bytes,
-                                  error))
-    return FALSE;
+  {
+    g_autoptr(NearbyHistoryStatement) total =
+      _nearby_history_statement (worker, "SELECT total(size_bytes) FROM page_cache", error);
+    int rc;
+
+    if (total == NULL)
+      return FALSE;
+    rc = sqlite3_step (total);
+    if (rc != SQLITE_ROW)
+      return _nearby_history_set_error (worker->db, rc, error);
+    total_bytes = sqlite3_column_int64 (total, 0);
+  }
   if (total_bytes <= max_bytes)
     return TRUE;
 
   /* Keep the newest entries whose sizes add up to the limit. */
-  oldest = _nearby_history_prepare (db,
+  oldest = _nearby_history_prepare (worker->db,
                                     "DELETE FROM page_cache WHERE rowid IN ("
                                     " SELECT id FROM ("
                                     "  SELECT rowid AS id, sum(size_bytes) OVER"
@@ -50,33 +62,31 @@ history_cache_prune (sqlite3  *db,
   return _nearby_history_step_done (oldest, error);
 }
 
-static gpointer
-history_cache_store_run (NearbyHistoryWorker  *worker,
+/* The row of one entry, inside the caller's transaction. */
+static gboolean
+history_cache_store_one (NearbyHistoryWorker  *worker,
                          NearbyHistoryJob     *job,
                          GError              **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(NearbyHistoryStatement) stmt = NULL;
   NearbyCacheEntry *entry = job->entry;
   gsize icon_size = entry->icon != NULL ? g_bytes_get_size (entry->icon) : 0;
   gsize json_size = entry->page_json != NULL ? strlen (entry->page_json) : 0;
 
-  if (!_nearby_history_begin (worker->db, error))
-    return NULL;
-
-  stmt = _nearby_history_prepare (worker->db,
-                                  "INSERT INTO page_cache"
-                                  " (url, page_json, icon, icon_type, fetched_us, expires_us,"
-                                  "  size_bytes)"
-                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                                  " ON CONFLICT (url) DO UPDATE SET"
-                                  "  page_json = excluded.page_json, icon = excluded.icon,"
-                                  "  icon_type = excluded.icon_type,"
-                                  "  fetched_us = excluded.fetched_us,"
-                                  "  expires_us = excluded.expires_us,"
-                                  "  size_bytes = excluded.size_bytes",
-                                  error);
+  stmt = _nearby_history_statement (worker,
+                                    "INSERT INTO page_cache"
+                                    " (url, page_json, icon, icon_type, fetched_us, expires_us,"
+                                    "  size_bytes)"
+                                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                                    " ON CONFLICT (url) DO UPDATE SET"
+                                    "  page_json = excluded.page_json, icon = excluded.icon,"
+                                    "  icon_type = excluded.icon_type,"
+                                    "  fetched_us = excluded.fetched_us,"
+                                    "  expires_us = excluded.expires_us,"
+                                    "  size_bytes = excluded.size_bytes",
+                                    error);
   if (stmt == NULL)
-    return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
+    return FALSE;
 
   sqlite3_bind_text (stmt, 1, job->key, -1, SQLITE_STATIC);
   if (entry->page_json != NULL)
@@ -89,13 +99,72 @@ history_cache_store_run (NearbyHistoryWorker  *worker,
   sqlite3_bind_int64 (stmt, 6, entry->expires_at_us);
   sqlite3_bind_int64 (stmt, 7, (gint64) (icon_size + json_size));
 
-  if (!_nearby_history_step_done (stmt, error) ||
-      !history_cache_prune (worker->db, job->cache_limit, error) ||
+  return _nearby_history_step_done (stmt, error);
+}
+
+static gpointer
+history_cache_store_run (NearbyHistoryWorker  *worker,
+                         NearbyHistoryJob     *job,
+                         GError              **error)
+{
+  if (!_nearby_history_begin (worker->db, error))
+    return NULL;
+
+  if (!history_cache_store_one (worker, job, error) ||
+      !history_cache_prune (worker, job->cache_limit, error) ||
       !_nearby_history_commit (worker->db, error))
     return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
 
   job->changed = NEARBY_HISTORY_DATA_CACHE;
   return GINT_TO_POINTER (TRUE);
+}
+
+gboolean
+_nearby_history_job_is_cache_store (NearbyHistoryJob *job)
+{
+  return job->run == history_cache_store_run;
+}
+
+void
+_nearby_history_cache_store_batch (NearbyHistoryWorker *worker,
+                                   GPtrArray           *jobs)
+{
+  g_autoptr(GError) error = NULL;
+  NearbyHistoryJob *last = g_ptr_array_index (jobs, jobs->len - 1);
+  gboolean written;
+
+  /* Writes kept for later go first, one by one, as they always do. */
+  if (jobs->len == 1 || !g_queue_is_empty (&worker->held))
+    {
+      for (guint i = 0; i < jobs->len; i++)
+        _nearby_history_worker_run_write (worker, g_ptr_array_index (jobs, i));
+      return;
+    }
+
+  written = _nearby_history_begin (worker->db, &error);
+  for (guint i = 0; written && i < jobs->len; i++)
+    written = history_cache_store_one (worker, g_ptr_array_index (jobs, i), &error);
+  written = written && history_cache_prune (worker, last->cache_limit, &error) &&
+            _nearby_history_commit (worker->db, &error);
+  if (!written)
+    {
+      g_debug ("Writing %u cache entries at once failed, one by one now: %s", jobs->len,
+               error->message);
+      _nearby_history_rollback (worker->db);
+      for (guint i = 0; i < jobs->len; i++)
+        _nearby_history_worker_run_write (worker, g_ptr_array_index (jobs, i));
+      return;
+    }
+
+  g_debug ("Wrote %u cache entries in one transaction", jobs->len);
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      NearbyHistoryJob *job = g_ptr_array_index (jobs, i);
+
+      job->result = GINT_TO_POINTER (TRUE);
+      job->changed = NEARBY_HISTORY_DATA_CACHE;
+      job->all_written = TRUE;
+    }
 }
 
 void
@@ -148,14 +217,14 @@ history_cache_lookup_run (NearbyHistoryWorker  *worker,
                           NearbyHistoryJob     *job,
                           GError              **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(NearbyHistoryStatement) stmt = NULL;
   NearbyCacheEntry *entry;
   int rc;
 
-  stmt = _nearby_history_prepare (worker->db,
-                                  "SELECT page_json, icon, icon_type, expires_us, fetched_us"
-                                  " FROM page_cache WHERE url = ?1 AND expires_us > ?2",
-                                  error);
+  stmt = _nearby_history_statement (worker,
+                                    "SELECT page_json, icon, icon_type, expires_us, fetched_us"
+                                    " FROM page_cache WHERE url = ?1 AND expires_us > ?2",
+                                    error);
   if (stmt == NULL)
     return NULL;
 
@@ -225,7 +294,7 @@ history_cache_prune_run (NearbyHistoryWorker  *worker,
   if (!_nearby_history_begin (worker->db, error))
     return NULL;
 
-  if (!history_cache_prune (worker->db, job->cache_limit, error) ||
+  if (!history_cache_prune (worker, job->cache_limit, error) ||
       !_nearby_history_commit (worker->db, error))
     return GINT_TO_POINTER (_nearby_history_rollback (worker->db));
 

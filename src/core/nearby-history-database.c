@@ -125,6 +125,7 @@ _nearby_history_reconnect (NearbyHistoryWorker  *worker,
   if (path == NULL || *path == '\0')
     return TRUE;
 
+  _nearby_history_forget_statements (worker);
   sqlite3_close (worker->db);
   worker->db = NULL;
   rc = sqlite3_open_v2 (path, &worker->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
@@ -175,6 +176,53 @@ _nearby_history_prepare (sqlite3     *db,
       sqlite3_finalize (stmt);
       return NULL;
     }
+
+  return stmt;
+}
+
+void
+_nearby_history_forget_statements (NearbyHistoryWorker *worker)
+{
+  g_clear_pointer (&worker->statements, g_hash_table_unref);
+  worker->statements_db = NULL;
+}
+
+/* Preparing parses and plans the SQL each time: for the statements run once per page stored
+ * or looked up, that was a good part of the worker's time. */
+NearbyHistoryStatement *
+_nearby_history_statement (NearbyHistoryWorker  *worker,
+                           const char           *sql,
+                           GError              **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (worker->statements_db != worker->db)
+    _nearby_history_forget_statements (worker);
+  if (worker->statements == NULL)
+    {
+      worker->statements = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                  (GDestroyNotify) sqlite3_finalize);
+      worker->statements_db = worker->db;
+    }
+
+  stmt = g_hash_table_lookup (worker->statements, sql);
+  if (stmt != NULL)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_clear_bindings (stmt);
+      return stmt;
+    }
+
+  rc = sqlite3_prepare_v3 (worker->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+  if (rc != SQLITE_OK)
+    {
+      _nearby_history_set_error (worker->db, rc, error);
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  /* The key is the caller's SQL, a string literal. */
+  g_hash_table_insert (worker->statements, (gpointer) sql, stmt);
 
   return stmt;
 }

@@ -26,6 +26,9 @@ typedef struct {
   sqlite3     *db;
   GAsyncQueue *queue;
   GQueue       held;    /* writes that failed, in order, to retry (nearby-history-writes.c) */
+  /* SQL text -> sqlite3_stmt on statements_db, prepared once (nearby-history-database.c) */
+  GHashTable  *statements;
+  sqlite3     *statements_db;
 } NearbyHistoryWorker;
 
 typedef struct _NearbyHistoryJob NearbyHistoryJob;
@@ -160,6 +163,14 @@ gboolean          _nearby_history_commit            (sqlite3                *db,
                                                      GError                **error);
 /* Always returns FALSE, so that a failing job can return it. */
 gboolean          _nearby_history_rollback          (sqlite3                *db);
+/* A statement of the worker's connection, prepared the first time and kept: reset, its
+ * bindings cleared. The caller resets it when done (g_autoptr(NearbyHistoryStatement)). */
+typedef sqlite3_stmt NearbyHistoryStatement;
+NearbyHistoryStatement *_nearby_history_statement   (NearbyHistoryWorker    *worker,
+                                                     const char             *sql,
+                                                     GError                **error);
+/* Before the worker's connection is closed, which fails while statements are left. */
+void              _nearby_history_forget_statements (NearbyHistoryWorker    *worker);
 gboolean          _nearby_history_query_int         (sqlite3                *db,
                                                      const char             *sql,
                                                      gint64                 *value,
@@ -186,5 +197,18 @@ gboolean          _nearby_history_load_sites        (sqlite3                *db,
 
 /* nearby-history-cache.c */
 void              _nearby_history_page_cache_iface_init (NearbyPageCacheInterface *iface);
+gboolean          _nearby_history_job_is_cache_store (NearbyHistoryJob      *job);
+/* Runs cache stores that came one after the other in one transaction; on any failure, each
+ * on its own as _nearby_history_worker_run_write would. */
+void              _nearby_history_cache_store_batch (NearbyHistoryWorker    *worker,
+                                                     GPtrArray              *jobs);
+
+static inline void
+_nearby_history_statement_release (NearbyHistoryStatement *stmt)
+{
+  sqlite3_reset (stmt);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NearbyHistoryStatement, _nearby_history_statement_release)
 
 G_END_DECLS

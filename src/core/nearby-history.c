@@ -150,15 +150,80 @@ history_worker_run_job (NearbyHistoryWorker *worker,
   _nearby_history_worker_run_write (worker, job);
 }
 
+/* The task is completed and released on its own context, so the history object is never
+ * finalized on this thread. */
+static void
+history_worker_complete (NearbyHistoryJob *job)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, g_task_get_priority (job->task));
+  g_source_set_callback (source, history_job_complete, job, NULL);
+  g_source_set_static_name (source, "[nearby] history job complete");
+  g_source_attach (source, g_task_get_context (job->task));
+  g_source_unref (source);
+}
+
+/* Pages come back a few milliseconds apart while a batch is resolved: their cache stores are
+ * gathered for this long, and written in one transaction rather than one each (a commit
+ * writes every B-tree page it touched to the write-ahead log again). Any other job ends the
+ * gathering at once, so that it runs in order and without waiting. */
+#define STORE_GATHER_US  (20 * 1000)
+#define STORE_BATCH_MAX  64
+
+static void
+history_worker_run_stores (NearbyHistoryWorker  *worker,
+                           NearbyHistoryJob     *first,
+                           NearbyHistoryJob    **next)
+{
+  g_autoptr(GPtrArray) batch = g_ptr_array_new ();
+  gint64 until = g_get_monotonic_time () + STORE_GATHER_US;
+  gint64 now;
+
+  g_ptr_array_add (batch, first);
+  while (batch->len < STORE_BATCH_MAX && (now = g_get_monotonic_time ()) < until)
+    {
+      NearbyHistoryJob *job = g_async_queue_timeout_pop (worker->queue, until - now);
+
+      if (job == NULL)
+        break;
+      if (!_nearby_history_job_is_cache_store (job))
+        {
+          *next = job;
+          break;
+        }
+      g_ptr_array_add (batch, job);
+    }
+
+  /* What history_worker_run_job checks first, for each. */
+  for (guint i = batch->len; i-- > 0; )
+    {
+      NearbyHistoryJob *job = g_ptr_array_index (batch, i);
+
+      if (!g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &job->error)
+          && worker->db == NULL)
+        g_set_error_literal (&job->error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                             "The history is not open");
+      if (job->error != NULL)
+        history_worker_complete (g_ptr_array_steal_index (batch, i));
+    }
+
+  if (batch->len > 0)
+    _nearby_history_cache_store_batch (worker, batch);
+  for (guint i = 0; i < batch->len; i++)
+    history_worker_complete (g_ptr_array_index (batch, i));
+}
+
 static gpointer
 history_worker_main (gpointer data)
 {
   NearbyHistoryWorker *worker = data;
+  NearbyHistoryJob *next = NULL;
 
   for (;;)
     {
-      NearbyHistoryJob *job = g_async_queue_pop (worker->queue);
-      GSource *source;
+      NearbyHistoryJob *job = next != NULL ? g_steal_pointer (&next)
+                                           : g_async_queue_pop (worker->queue);
 
       if (job->run == NULL)
         {
@@ -166,19 +231,18 @@ history_worker_main (gpointer data)
           break;
         }
 
-      history_worker_run_job (worker, job);
+      if (_nearby_history_job_is_cache_store (job))
+        {
+          history_worker_run_stores (worker, job, &next);
+          continue;
+        }
 
-      /* The task is completed and released on its own context, so the history object is
-       * never finalized on this thread. */
-      source = g_idle_source_new ();
-      g_source_set_priority (source, g_task_get_priority (job->task));
-      g_source_set_callback (source, history_job_complete, job, NULL);
-      g_source_set_static_name (source, "[nearby] history job complete");
-      g_source_attach (source, g_task_get_context (job->task));
-      g_source_unref (source);
+      history_worker_run_job (worker, job);
+      history_worker_complete (job);
     }
 
   _nearby_history_worker_clear_held (worker);
+  _nearby_history_forget_statements (worker);
   if (worker->db != NULL)
     sqlite3_close (worker->db);
   g_async_queue_unref (worker->queue);
