@@ -517,6 +517,19 @@ print_series (Series *series)
            series->requests, ratio);
 }
 
+/* The machine's load average over the last minute, as uptime says it: on a shared machine
+ * the figures only mean something next to it. */
+static double
+load_average (void)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return -1;
+
+  return g_ascii_strtod (text, NULL);
+}
+
 void
 bench_resolve_pages (gconstpointer self)
 {
@@ -537,6 +550,7 @@ bench_resolve_pages (gconstpointer self)
   Series floor_series, wide_series, cli_series, resolver_series, soup_series, peer_series;
   gsize bytes = 0;
   gsize log_start;
+  double load_before = load_average ();
 
   if (g_getenv ("NEARBY_BINARY") == NULL)
     {
@@ -614,6 +628,7 @@ bench_resolve_pages (gconstpointer self)
   g_print ("\npages: %u pages (%u generated, %u from tests/data/pages), %.1f MB, on one host, "
            "python3 -m http.server (%s build), %u rounds\n", pages->len, MIN (n_pages, pages->len),
            pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, NEARBY_BUILDTYPE, rounds);
+  g_print ("  load average (1 min): %.2f before, %.2f after\n", load_before, load_average ());
   g_print ("  %-36s %-16s %-16s %-16s %5s  %s\n", "min median max:", "wall (s)", "CPU (s)",
            "peak RSS (MB)", "reqs", "wall / floor's in its round");
   print_series (&floor_series);
