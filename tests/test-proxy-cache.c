@@ -176,6 +176,19 @@ test_once_per_host (void)
   g_assert_cmpstr (sync_proxies[0], ==, "direct://");
   g_assert_cmpuint (counting->asked, ==, 1);
 
+  /* What is kept can be had without asking at all; what is not is not asked for. */
+  {
+    g_auto(GStrv) kept = nearby_proxy_cache_lookup_cached (NEARBY_PROXY_CACHE (cache),
+                                                           "http://a.test/kept");
+    g_auto(GStrv) unknown = nearby_proxy_cache_lookup_cached (NEARBY_PROXY_CACHE (cache),
+                                                              "http://c.test/");
+
+    g_assert_nonnull (kept);
+    g_assert_cmpstr (kept[0], ==, "direct://");
+    g_assert_null (unknown);
+    g_assert_cmpuint (counting->asked, ==, 1);
+  }
+
   /* Another host, scheme or port may get another proxy */
   assert_lookup (cache, "http://b.test/", "direct://");
   assert_lookup (cache, "https://a.test/", "direct://");
@@ -192,6 +205,7 @@ test_once_per_host (void)
   counting->answer = g_strdup ("http://proxy.test:3128");
   assert_lookup (cache, "http://a.test/page", "direct://");
   nearby_proxy_cache_clear (NEARBY_PROXY_CACHE (cache));
+  g_assert_null (nearby_proxy_cache_lookup_cached (NEARBY_PROXY_CACHE (cache), "http://a.test/"));
   assert_lookup (cache, "http://a.test/page", "http://proxy.test:3128");
   g_assert_cmpuint (counting->asked, ==, 7);
 }

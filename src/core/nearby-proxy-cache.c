@@ -438,3 +438,20 @@ nearby_proxy_cache_clear (NearbyProxyCache *self)
   self->generation++;
   g_hash_table_remove_all (self->entries);
 }
+
+/* The answer kept for @uri, or NULL when there is none: never asks, so never waits. A caller
+ * with many requests to send saves the main-loop turn that g_proxy_resolver_lookup_async()
+ * takes to hand back even a kept answer. */
+char **
+nearby_proxy_cache_lookup_cached (NearbyProxyCache *self,
+                                  const char       *uri)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (NEARBY_IS_PROXY_CACHE (self), NULL);
+  g_return_val_if_fail (uri != NULL, NULL);
+
+  key = cache_key (uri);
+
+  return lookup_cached (self, key);
+}

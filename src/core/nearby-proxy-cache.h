@@ -18,5 +18,7 @@ G_DECLARE_FINAL_TYPE (NearbyProxyCache, nearby_proxy_cache, NEARBY, PROXY_CACHE,
 GProxyResolver *nearby_proxy_cache_new   (GProxyResolver   *resolver);
 GProxyResolver *nearby_proxy_cache_get_resolver (NearbyProxyCache *self);
 void            nearby_proxy_cache_clear (NearbyProxyCache *self);
+char          **nearby_proxy_cache_lookup_cached (NearbyProxyCache *self,
+                                                  const char       *uri);
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "nearby-icon.h"
+#include "nearby-proxy-cache.h"
 #include "nearby-resolver-private.h"
 #include "nearby-text.h"
 
@@ -307,6 +308,21 @@ static void on_sent (GObject      *source,
                      gpointer      user_data);
 
 static void
+send_with_proxies (NearbyResolverJob *job,
+                   char *const       *proxies)
+{
+  job->via_proxy = proxies != NULL && proxies[0] != NULL &&
+                   !g_str_equal (proxies[0], "direct://");
+  if (job->via_proxy)
+    g_debug ("%s: through the proxy %s", job->url, proxies[0]);
+
+  soup_session_send_async (job->self->session, job->message, G_PRIORITY_DEFAULT,
+                           job->fetch_cancellable, on_sent, job);
+  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE)
+    _nearby_resolver_job_release_slot (job);
+}
+
+static void
 on_proxy_looked_up (GObject      *source,
                     GAsyncResult *result,
                     gpointer      user_data)
@@ -322,15 +338,7 @@ on_proxy_looked_up (GObject      *source,
       return;
     }
 
-  job->via_proxy = proxies != NULL && proxies[0] != NULL &&
-                   !g_str_equal (proxies[0], "direct://");
-  if (job->via_proxy)
-    g_debug ("%s: through the proxy %s", job->url, proxies[0]);
-
-  soup_session_send_async (job->self->session, job->message, G_PRIORITY_DEFAULT,
-                           job->fetch_cancellable, on_sent, job);
-  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE)
-    _nearby_resolver_job_release_slot (job);
+  send_with_proxies (job, proxies);
 }
 
 static void
@@ -383,6 +391,17 @@ job_send (NearbyResolverJob *job)
   /* Through a proxy, the address connected to is the proxy's, which the user chose; the
    * destination is then only known by name and checked as such (_nearby_resolver_check_url). */
   uri_string = g_uri_to_string (job->uri);
+  if (NEARBY_IS_PROXY_CACHE (self->proxy_resolver))
+    {
+      g_auto(GStrv) kept = nearby_proxy_cache_lookup_cached (NEARBY_PROXY_CACHE (self->proxy_resolver),
+                                                             uri_string);
+
+      if (kept != NULL)
+        {
+          send_with_proxies (job, kept);
+          return;
+        }
+    }
   g_proxy_resolver_lookup_async (self->proxy_resolver, uri_string, job->fetch_cancellable,
                                  on_proxy_looked_up, job);
 }
