@@ -404,6 +404,11 @@ job_send (NearbyResolverJob *job)
     }
   g_proxy_resolver_lookup_async (self->proxy_resolver, uri_string, job->fetch_cancellable,
                                  on_proxy_looked_up, job);
+  /* An answer not kept may take a while (a PAC file to fetch): a manifest or icon does not
+   * wait for it holding the slot. Such a host is rarely the page's, whose answer was just
+   * kept, so it seldom competes with the next page for the same connections. */
+  if (job->kind != NEARBY_RESOLVER_FETCH_PAGE)
+    _nearby_resolver_job_release_slot (job);
 }
 
 /* The first address and every redirect's are checked against the policy before they are
