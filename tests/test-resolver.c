@@ -48,6 +48,7 @@ typedef struct {
   GHashTable *held_sockets;  /* GSocket of each of them */
   guint       sent_behind_held;
   GPtrArray  *held_lookups;  /* GTask of each DNS look-up of slow-dns.test, unanswered */
+  GPtrArray  *held_proxy_questions;  /* GTask of each proxy question about slow-dns.test */
   guint       slow_lookups;  /* how many there were */
 } Fixture;
 
@@ -578,6 +579,77 @@ rebind_resolver_init (RebindResolver *self)
 {
 }
 
+/* A proxy resolver that answers at once, but holds every question about slow-dns.test, as a
+ * PAC file that takes its time would. */
+
+typedef GObject HeldProxyResolver;
+typedef GObjectClass HeldProxyResolverClass;
+static GType held_proxy_resolver_get_type (void);
+static void held_proxy_resolver_iface_init (GProxyResolverInterface *iface);
+G_DEFINE_TYPE_WITH_CODE (HeldProxyResolver, held_proxy_resolver, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (G_TYPE_PROXY_RESOLVER,
+                                                held_proxy_resolver_iface_init))
+
+static gboolean
+held_proxy_is_supported (GProxyResolver *resolver)
+{
+  return TRUE;
+}
+
+static char **
+held_proxy_lookup (GProxyResolver  *resolver,
+                   const char      *uri,
+                   GCancellable    *cancellable,
+                   GError         **error)
+{
+  return g_strsplit ("direct://", " ", -1);
+}
+
+static void
+held_proxy_lookup_async (GProxyResolver      *resolver,
+                         const char          *uri,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (resolver, cancellable, callback, user_data);
+
+  if (strstr (uri, "//slow-dns.test") != NULL)
+    {
+      g_ptr_array_add (fx.held_proxy_questions, g_steal_pointer (&task));
+      return;
+    }
+  g_task_return_pointer (task, held_proxy_lookup (resolver, uri, cancellable, NULL),
+                         (GDestroyNotify) g_strfreev);
+}
+
+static char **
+held_proxy_lookup_finish (GProxyResolver  *resolver,
+                          GAsyncResult    *result,
+                          GError         **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+held_proxy_resolver_iface_init (GProxyResolverInterface *iface)
+{
+  iface->is_supported = held_proxy_is_supported;
+  iface->lookup = held_proxy_lookup;
+  iface->lookup_async = held_proxy_lookup_async;
+  iface->lookup_finish = held_proxy_lookup_finish;
+}
+
+static void
+held_proxy_resolver_class_init (HeldProxyResolverClass *klass)
+{
+}
+
+static void
+held_proxy_resolver_init (HeldProxyResolver *self)
+{
+}
+
 /* Client helpers */
 
 static NearbyAddressClass
@@ -985,6 +1057,60 @@ test_slow_icon_host (void)
     g_assert_null (page->icon);
   }
   g_assert_cmpuint (fx.slow_lookups, ==, lookups);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    g_object_unref (results[i]);
+  g_assert_cmpuint (nearby_resolver_get_in_flight (resolver), ==, 0);
+}
+
+/* A manifest's or icon's host whose proxy question takes its time (a PAC file) holds back no
+ * other page; the page keeps its title. */
+static void
+test_slow_proxy_answer (void)
+{
+  g_autoptr(GProxyResolver) proxy = g_object_new (held_proxy_resolver_get_type (), NULL);
+  g_autoptr(NearbyResolver) resolver = NULL;
+  const char *paths[] = { "/icon-elsewhere/2", "/good", "/page-with/icon.gif" };
+  GAsyncResult *results[G_N_ELEMENTS (paths)] = { NULL };
+
+  resolver = g_object_new (NEARBY_TYPE_RESOLVER,
+                           "deadline", TEST_DEADLINE_MS,
+                           "max-in-flight", 1,
+                           "proxy-resolver", proxy,
+                           NULL);
+  nearby_resolver_set_address_classifier (resolver, test_classifier, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *url = url_for (paths[i]);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, (int) i, NULL, on_resolved,
+                                     &results[i]);
+    }
+
+  WAIT_UNTIL (results[1] != NULL && results[2] != NULL);
+  g_assert_cmpuint (fx.held_proxy_questions->len, >=, 1);
+  g_assert_null (results[0]);
+
+  /* No answer to be had: the manifest and the icon there are given up, as libsoup asks too. */
+  while (results[0] == NULL)
+    {
+      WAIT_UNTIL (results[0] != NULL || fx.held_proxy_questions->len > 0);
+      while (fx.held_proxy_questions->len > 0)
+        {
+          GTask *task = g_ptr_array_steal_index (fx.held_proxy_questions, 0);
+
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "The PAC file failed");
+          g_object_unref (task);
+        }
+    }
+  {
+    g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[0], NULL);
+
+    g_assert_no_error (page->error);
+    g_assert_cmpstr (page->title, ==, "Icon elsewhere");
+    g_assert_null (page->icon);
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     g_object_unref (results[i]);
@@ -1586,6 +1712,7 @@ main (int   argc,
   fx.held = g_ptr_array_new ();
   fx.held_sockets = g_hash_table_new (NULL, NULL);
   fx.held_lookups = g_ptr_array_new ();
+  fx.held_proxy_questions = g_ptr_array_new ();
   fx.png_96 = nearby_test_make_image ("png", 96, 96);
   fx.ico_32 = nearby_test_make_image ("ico", 32, 32);
   fx.gzip_bomb = make_gzip_bomb ();
@@ -1614,6 +1741,7 @@ main (int   argc,
   g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
   g_test_add_func ("/resolver/slow-icon-host", test_slow_icon_host);
+  g_test_add_func ("/resolver/slow-proxy-answer", test_slow_proxy_answer);
   g_test_add_func ("/resolver/proxy", test_proxy);
   g_test_add_func ("/resolver/proxy-settings-change", test_proxy_settings_change);
   g_test_add_func ("/resolver/content-types", test_content_types);
@@ -1640,6 +1768,7 @@ main (int   argc,
   g_ptr_array_unref (fx.held);
   g_hash_table_unref (fx.held_sockets);
   g_ptr_array_unref (fx.held_lookups);
+  g_ptr_array_unref (fx.held_proxy_questions);
   g_bytes_unref (fx.png_96);
   g_bytes_unref (fx.ico_32);
   g_bytes_unref (fx.gzip_bomb);
