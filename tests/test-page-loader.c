@@ -262,6 +262,13 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   g_assert_cmpstr (nearby_object_get_title (object), ==, "Remembered Kiosk");
   let_time_pass ();
   g_assert_cmpuint (requests, ==, 0);
+  /* Opening it does not look it up either; developer mode looks up whatever was chosen. */
+  g_assert_false (nearby_page_loader_get_looks_up_when_opened (fixture->loader));
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_ASK);
+  g_assert_true (nearby_page_loader_get_looks_up_when_opened (fixture->loader));
+  nearby_page_loader_set_mode (fixture->loader, NEARBY_LOOKUP_NEVER);
+  nearby_page_loader_set_developer_mode (fixture->loader, TRUE);
+  g_assert_true (nearby_page_loader_get_looks_up_when_opened (fixture->loader));
 }
 
 static void

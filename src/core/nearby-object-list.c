@@ -353,6 +353,8 @@ nearby_object_list_set_stale_timeout (NearbyObjectList *self,
     return;
 
   self->stale_timeout_ms = timeout_ms;
+  /* A list asleep until the deadline of the old timeout (an hour away, say) wakes for the new. */
+  _nearby_object_list_ensure_ticking (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALE_TIMEOUT]);
 }
 
@@ -374,6 +376,8 @@ nearby_object_list_set_expiry_timeout (NearbyObjectList *self,
     return;
 
   self->expiry_timeout_ms = timeout_ms;
+  /* A list asleep until the deadline of the old timeout (an hour away, say) wakes for the new. */
+  _nearby_object_list_ensure_ticking (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPIRY_TIMEOUT]);
 }
 

@@ -414,6 +414,14 @@ nearby_page_loader_new (NearbyObjectList *objects,
   return self;
 }
 
+gboolean
+nearby_page_loader_get_looks_up_when_opened (NearbyPageLoader *self)
+{
+  g_return_val_if_fail (NEARBY_IS_PAGE_LOADER (self), FALSE);
+
+  return self->effective_mode != NEARBY_LOOKUP_NEVER;
+}
+
 NearbyLookupMode
 nearby_page_loader_get_mode (NearbyPageLoader *self)
 {

@@ -48,6 +48,9 @@ void              nearby_page_loader_set_developer_mode (NearbyPageLoader *self,
 gboolean          nearby_page_loader_get_demo         (NearbyPageLoader *self);
 void              nearby_page_loader_set_demo         (NearbyPageLoader *self,
                                                        gboolean          demo);
+/* Whether opening an object looks its page up too: not when the user chose never (and neither
+ * developer mode nor the demo overrides it), since the row then shows only what was broadcast. */
+gboolean          nearby_page_loader_get_looks_up_when_opened (NearbyPageLoader *self);
 
 /* The user asked: look the object up whatever the mode, with every address allowed.
  * @refresh bypasses the cache. */

@@ -124,8 +124,10 @@ open_object_action (GSimpleAction *action,
   if (object == NULL)
     return;
 
-  /* Opening tells the server anyway; now the row can show what the page is. */
-  if (nearby_object_get_page (object) == NULL && nearby_object_get_browsable (object))
+  /* Opening tells the server anyway; now the row can show what the page is. Unless the person
+   * chose never to have pages looked up: the browser fetches the page, Nearby does not. */
+  if (nearby_object_get_page (object) == NULL && nearby_object_get_browsable (object) &&
+      nearby_page_loader_get_looks_up_when_opened (self->page_loader))
     nearby_page_loader_look_up (self->page_loader, object, FALSE);
 
   nearby_application_open_url (self, nearby_object_get_url (object));
@@ -573,6 +575,7 @@ on_broadcast_started (GObject      *source,
       adw_toast_set_button_label (toast, _("_Stop"));
       adw_toast_set_action_name (toast, "app.stop-broadcast");
       adw_toast_set_timeout (toast, 0);
+      g_set_weak_pointer (&self->broadcast_toast, toast);
       nearby_window_add_toast (window, toast);
     }
 }
@@ -629,6 +632,11 @@ stop_broadcast_action (GSimpleAction *action,
   NearbyApplication *self = user_data;
   g_autoptr(NearbyAdvertiser) advertiser = g_steal_pointer (&self->advertiser);
 
+  /* Stopped from the menu, the toast that stays until Stop would still say "Broadcasting", and
+   * keep "Broadcast stopped" queued behind it. */
+  if (self->broadcast_toast != NULL)
+    adw_toast_dismiss (self->broadcast_toast);
+  g_clear_weak_pointer (&self->broadcast_toast);
   nearby_application_update_broadcast_actions (self);
   if (advertiser == NULL)
     return;

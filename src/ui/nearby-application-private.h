@@ -33,6 +33,7 @@ struct _NearbyApplication
   NearbyDemo        *demo;
   NearbyScanner     *scanner;
   NearbyAdvertiser  *advertiser;   /* developer mode's "Broadcast a URL…" */
+  AdwToast          *broadcast_toast; /* "Broadcasting …" with Stop, while it is shown */
   GtkStringList     *hidden_sites;
   GtkWindow         *preferences;  /* made once, hidden on close; NULL once destroyed */
   GCancellable      *cancellable;

@@ -496,6 +496,7 @@ nearby_application_finalize (GObject *object)
   g_clear_object (&self->demo);
   g_clear_object (&self->scanner);
   g_clear_object (&self->advertiser);
+  g_clear_weak_pointer (&self->broadcast_toast);
   g_clear_object (&self->history);
   g_clear_object (&self->settings);
   g_clear_object (&self->hidden_sites);

@@ -423,6 +423,9 @@ nearby_object_row_update_accessible (NearbyObjectRow *self,
 
   append_sentence (more, description);
   append_sentence (more, badge);
+  /* What the faded row says to those who see it. */
+  if (nearby_object_get_stale (self->object))
+    append_sentence (more, _("Not heard for a while"));
   if (nearby_object_get_favourite (self->object))
     append_sentence (more, _("Favourite"));
   if (nearby_object_get_browsable (self->object))

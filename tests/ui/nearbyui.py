@@ -91,10 +91,14 @@ def name_matches(node_name, wanted):
 
 
 class TitledPageHandler(http.server.BaseHTTPRequestHandler):
-    """Serves a page with just a title at each path of `titles`; 404 elsewhere."""
+    """Serves a page with just a title at each path of `titles`; 404 elsewhere. Every path asked
+    for is written down in `requested`."""
     titles = {}
+    requested = None
 
     def do_GET(self):
+        if self.requested is not None:
+            self.requested.append(self.path)
         title = self.titles.get(self.path)
         if title is None:
             self.send_response(404)
@@ -115,8 +119,11 @@ class TitledPageHandler(http.server.BaseHTTPRequestHandler):
 def serve_titled_pages(testcase, titles):
     """A web server on 127.0.0.1 for the length of @testcase whose page at each path of @titles
     has that title. Returns its base URL; "http://127.0.0.1:PORT/x" fits an Eddystone-URL frame
-    (17 bytes after the scheme) for one-letter paths."""
-    handler = type('Pages', (TitledPageHandler,), {'titles': dict(titles)})
+    (17 bytes after the scheme) for one-letter paths. The paths asked for are in the test case's
+    `page_requests`."""
+    testcase.page_requests = []
+    handler = type('Pages', (TitledPageHandler,), {'titles': dict(titles),
+                                                   'requested': testcase.page_requests})
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     testcase.addCleanup(server.shutdown)
@@ -217,6 +224,19 @@ class NearbyTestCase(unittest.TestCase):
         service_data = dbus.Dictionary({
             '0000feaa-0000-1000-8000-00805f9b34fb':
                 dbus.Array(self.eddystone_url(url), signature='y', variant_level=1),
+        }, signature='sv', variant_level=1)
+        return self.bluez.AddBeacon(adapter, address, {
+            'ServiceData': service_data,
+            'RSSI': dbus.Int16(rssi, variant_level=1),
+        })
+
+    def add_uribeacon(self, address, url, rssi, invisible=False, adapter='hci0'):
+        """A UriBeacon, whose flags can ask browsers not to list it (the invisible hint)."""
+        frame = self.eddystone_url(url)
+        data = bytes([0x01 if invisible else 0x00]) + frame[1:]
+        service_data = dbus.Dictionary({
+            '0000fed8-0000-1000-8000-00805f9b34fb':
+                dbus.Array(data, signature='y', variant_level=1),
         }, signature='sv', variant_level=1)
         return self.bluez.AddBeacon(adapter, address, {
             'ServiceData': service_data,
@@ -430,6 +450,23 @@ class NearbyTestCase(unittest.TestCase):
         x = extents.x + extents.width // 2
         y = extents.y + extents.height // 2
         pyatspi.Registry.generateMouseEvent(x, y, 'b1c')
+
+    def pointer_click(self, node, window):
+        """A real pointer click on @node in the toplevel @window, wherever X placed that window."""
+        origin = wait_for(lambda: xfocus.toplevel_origin(self.process.pid, window.name),
+                          what=f'the window “{window.name}” on the screen')
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        x = origin[0] + extents.x + extents.width // 2
+        y = origin[1] + extents.y + extents.height // 2
+        pyatspi.Registry.generateMouseEvent(x, y, 'b1c')
+
+    def pointer_to(self, node, window=None):
+        """Moves the pointer over @node (in the main window by default) and leaves it there."""
+        window = window or self.window
+        origin = xfocus.toplevel_origin(self.process.pid, window.name) or (0, 0)
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        pyatspi.Registry.generateMouseEvent(origin[0] + extents.x + extents.width // 2,
+                                            origin[1] + extents.y + extents.height // 2, 'abs')
 
     def give_focus(self, window=None):
         """Gives @window (the main window by default) the keyboard focus, as a window manager

@@ -234,6 +234,48 @@ class MenusTest(ControlsTestCase):
                  what='Ctrl+W to close Preferences')
 
 
+class ListeningTooltipTest(ControlsTestCase):
+    settings = CHOSEN
+
+    def tooltip(self):
+        """The tooltip's text: GTK 4.8 shows it as a label of its own beside the window's."""
+        return self.find(self.app, name='Listening for nearby objects', role=pyatspi.ROLE_LABEL)
+
+    def test_the_listening_indicator_says_what_it_means_under_the_pointer(self):
+        self.start_bluez().AddAdapter('hci0', True)
+        self.start_app()
+        self.wait_page('Looking for Nearby Objects…')
+        indicator = self.wait_find(self.window, name='Listening for nearby objects',
+                                   role=pyatspi.ROLE_IMAGE)
+        self.assertIsNone(self.tooltip(), 'a tooltip before the pointer came')
+        self.pointer_to(indicator)
+        self.wait_find(self.app, name='Listening for nearby objects', role=pyatspi.ROLE_LABEL,
+                       what='the tooltip of the listening indicator')
+        self.screenshot('listening-tooltip')
+        # The pointer leaves: so does the tooltip.
+        self.pointer_to(self.wait_find(self.window, name='Looking for Nearby Objects…',
+                                       role=pyatspi.ROLE_LABEL))
+        wait_for(lambda: self.tooltip() is None, what='the tooltip to go with the pointer')
+
+
+class RowMenuOpenTest(ControlsTestCase):
+    app_args = ['--demo']
+    settings = dict(CHOSEN, **{'lookup-policy': "'automatic'"})
+
+    def test_open_from_the_row_menu(self):
+        self.install_fake_browser()
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Bluebird Café')
+        self.click(self.wait_find(self.app, name='Open', role=pyatspi.ROLE_MENU_ITEM))
+        wait_for(lambda: any(url.endswith('/cafe/') for url in self.opened_urls()),
+                 what=f'the café page opened (have {self.opened_urls()})')
+        self.assertEqual(len(self.opened_urls()), 1, self.opened_urls())
+        # Opening counts as a visit.
+        wait_for(lambda: any(url.endswith('/cafe/') for url, _ in self.history_visits()),
+                 what='the visit recorded')
+
+
 class KeyboardTest(ControlsTestCase):
     app_args = ['--demo']
     settings = dict(CHOSEN, **{'lookup-policy': "'automatic'"})

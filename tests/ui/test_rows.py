@@ -240,6 +240,21 @@ class SearchTest(SearchTestCase):
         self.wait_page('Nearby objects')
         self.wait_for_every_demo_row()
 
+    def test_the_search_button(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        button = self.wait_find(self.window, name='Search')
+        self.assertIn(button.getRole(), (pyatspi.ROLE_TOGGLE_BUTTON, pyatspi.ROLE_PUSH_BUTTON))
+        self.click(button)
+        entry = self.wait_find(self.window, name='Search nearby objects', role=pyatspi.ROLE_ENTRY,
+                               what='the search bar after the button')
+        entry.queryEditableText().setTextContents('parking')
+        self.wait_titles(['Parking Meter B-2031'])
+        # Pressed again, the button closes the search and the whole list comes back.
+        self.click(button)
+        wait_for(self.search_closed, what='the search bar to close')
+        self.wait_for_every_demo_row()
+
     def test_frame_kind_only_in_developer_mode(self):
         self.start_app()
         self.wait_for_every_demo_row()

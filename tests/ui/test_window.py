@@ -22,6 +22,22 @@ class FirstRunTest(NearbyTestCase):
         self.wait_page('Bluetooth Service Not Running')
         self.screenshot('no-service')
 
+    def test_secure_pages_automatically(self):
+        import configparser
+        import os
+        self.start_app()
+        self.wait_page('When May Nearby Look Up Pages?')
+        self.click(self.wait_find(name='Secure Pages Automatically', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_page('Bluetooth Service Not Running')
+
+        def chosen():
+            parser = configparser.ConfigParser(interpolation=None)
+            parser.read(os.path.join(self.tmp, 'config', 'glib-2.0', 'settings', 'keyfile'))
+            group = os.environ['NEARBY_APP_ID'].replace('.', '/')
+            return (parser.get(group, 'privacy-choice-made', fallback=None),
+                    parser.get(group, 'lookup-policy', fallback=None))
+        wait_for(lambda: chosen() == ('true', "'automatic'"), what=f'the choice kept ({chosen()})')
+
     def test_preferences_open_from_the_menu(self):
         self.start_app()
         menu = self.wait_find(name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON)
@@ -263,6 +279,50 @@ class BroadcastTest(NearbyTestCase):
         self.click(self.wait_find(name='Stop', role=pyatspi.ROLE_PUSH_BUTTON))
         wait_for(lambda: len(bluez.GetAdvertisements('hci0')) == 0,
                  what='the advertisement to be unregistered')
+
+    def open_menu(self):
+        self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_find(name='Preferences', role=pyatspi.ROLE_MENU_ITEM)
+
+    def menu_items(self):
+        """The items of the primary menu, which is closed again."""
+        self.open_menu()
+        items = [node.name for node in self.find_all(self.app, role=pyatspi.ROLE_MENU_ITEM)]
+        self.give_focus()
+        self.press_keys('Escape')
+        wait_for(lambda: self.find(self.app, name='Preferences', role=pyatspi.ROLE_MENU_ITEM)
+                 is None, what='the menu to close')
+        return items
+
+    def test_stop_broadcasting_from_the_menu(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.start_app()
+        # Nothing to stop yet: the menu offers only to broadcast.
+        items = self.menu_items()
+        self.assertIn('Broadcast a URL…', items)
+        self.assertNotIn('Stop Broadcasting', items)
+        self.open_menu()
+        self.click(self.wait_find(name='Broadcast a URL…', role=pyatspi.ROLE_MENU_ITEM))
+        entry = self.wait_find(name='Address to broadcast', role=pyatspi.ROLE_TEXT)
+        entry.queryEditableText().setTextContents('https://example.com/k')
+        self.wait_find(contains='Fits in an Eddystone-URL frame', what='the fits message')
+        self.click(self.wait_find(name='Broadcast', role=pyatspi.ROLE_PUSH_BUTTON))
+        wait_for(lambda: bluez.GetAdvertisements('hci0'), what='a registered advertisement')
+
+        # Broadcasting: the menu offers to stop, and no second broadcast.
+        wait_for(lambda: 'Stop Broadcasting' in self.menu_items(),
+                 what='Stop Broadcasting in the menu')
+        self.assertNotIn('Broadcast a URL…', self.menu_items())
+        self.open_menu()
+        self.click(self.wait_find(name='Stop Broadcasting', role=pyatspi.ROLE_MENU_ITEM))
+        wait_for(lambda: len(bluez.GetAdvertisements('hci0')) == 0,
+                 what='the advertisement to be unregistered')
+        self.wait_find(self.window, name='Broadcast stopped', role=pyatspi.ROLE_LABEL,
+                       what='the toast saying so')
+        items = self.menu_items()
+        self.assertIn('Broadcast a URL…', items)
+        self.assertNotIn('Stop Broadcasting', items)
 
 
 if __name__ == '__main__':

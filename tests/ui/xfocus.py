@@ -34,6 +34,9 @@ _xlib.XSetInputFocus.argtypes = [_Display, _Window, ctypes.c_int, ctypes.c_ulong
 _xlib.XSync.argtypes = [_Display, ctypes.c_int]
 _xlib.XMapWindow.argtypes = [_Display, _Window]
 _xlib.XUnmapWindow.argtypes = [_Display, _Window]
+_xlib.XTranslateCoordinates.argtypes = [_Display, _Window, _Window, ctypes.c_int, ctypes.c_int,
+                                        ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int),
+                                        ctypes.POINTER(_Window)]
 
 _REVERT_TO_PARENT = 2
 _CURRENT_TIME = 0
@@ -114,3 +117,20 @@ def minimize_toplevel(pid, title):
 def restore_toplevel(pid, title):
     """Maps a window minimized by minimize_toplevel() again."""
     return _with_toplevel(pid, title, _xlib.XMapWindow)
+
+
+def toplevel_origin(pid, title):
+    """Where the toplevel window of process @pid titled @title is on the screen, as (x, y); None
+    if there is no such window. GTK 4.8 tells AT-SPI only where things are within their window,
+    and X places a second window (Preferences, Details) where it likes when no window manager
+    does."""
+    origin = []
+
+    def translate(display, window):
+        x, y, child = ctypes.c_int(), ctypes.c_int(), _Window()
+        _xlib.XTranslateCoordinates(display, window, _xlib.XDefaultRootWindow(display), 0, 0,
+                                    ctypes.byref(x), ctypes.byref(y), ctypes.byref(child))
+        origin.append((x.value, y.value))
+    if not _with_toplevel(pid, title, translate):
+        return None
+    return origin[0]
