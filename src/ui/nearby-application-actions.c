@@ -187,7 +187,7 @@ toggle_favourite_action (GSimpleAction *action,
   favourite = !nearby_object_get_favourite (object);
   set_favourite (self, object, favourite);
 
-  host = nearby_url_display_host (nearby_object_get_url (object), NULL);
+  host = nearby_object_row_dup_host (object, self->source, NULL, NULL);
   name = nearby_object_row_name (object, host, NULL);
   /* A toast's title is markup. */
   escaped = g_markup_escape_text (name, -1);
@@ -319,15 +319,14 @@ show_hidden_objects_action (GSimpleAction *action,
   for (guint i = 0; i < g_list_model_get_n_items (objects); i++)
     {
       g_autoptr(NearbyObject) object = g_list_model_get_item (objects, i);
-      const char *url = nearby_object_get_url (object);
       char *keys[] = { NULL, NULL };
 
       if (!_nearby_application_object_is_hidden (self, object))
         continue;
 
       /* The site, or the host that a site hidden by an older Nearby names. */
-      keys[0] = nearby_url_site (url);
-      keys[1] = nearby_url_display_host (url, NULL);
+      keys[0] = nearby_object_row_dup_site (object, self->source);
+      keys[1] = nearby_object_row_dup_host (object, self->source, NULL, NULL);
       for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
         {
           if (nearby_history_is_site_hidden (self->history, keys[k]) &&
@@ -675,6 +674,7 @@ nearby_application_show_details (NearbyApplication *self,
   if (inspector == NULL)
     {
       inspector = nearby_inspector_new (object, self->objects);
+      nearby_inspector_set_source (inspector, self->source);
       g_object_bind_property (self, "developer-mode", inspector, "developer-mode",
                               G_BINDING_SYNC_CREATE);
       gtk_window_set_transient_for (GTK_WINDOW (inspector),

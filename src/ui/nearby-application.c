@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "nearby-application-private.h"
+#include "nearby-object-row.h"
 #include "nearby-replay.h"
 #include "nearby-resources.h"
 #include "nearby-settings.h"
@@ -202,8 +203,8 @@ _nearby_application_object_is_hidden (NearbyApplication *self,
   if (url == NULL || nearby_object_get_favourite (object))
     return FALSE;
 
-  site = nearby_url_site (url);
-  host = nearby_url_display_host (url, NULL);
+  site = nearby_object_row_dup_site (object, self->source);
+  host = nearby_object_row_dup_host (object, self->source, NULL, NULL);
 
   return nearby_history_is_site_hidden (self->history, site) ||
          nearby_history_is_site_hidden (self->history, host);

@@ -35,6 +35,7 @@ struct _NearbyInspector
 
   NearbyObject        *object;
   NearbyObjectList    *objects;
+  NearbySource        *source;       /* what the object was heard from: the demo makes up hosts */
   gboolean             expired;
   guint                update_source;
   GHashTable          *devices;      /* address -> DeviceView */
@@ -72,6 +73,7 @@ enum {
   PROP_0,
   PROP_OBJECT,
   PROP_OBJECTS,
+  PROP_SOURCE,
   PROP_EXPIRED,
   PROP_DEVELOPER_MODE,
   N_PROPS
@@ -116,6 +118,29 @@ nearby_inspector_set_developer_mode (NearbyInspector *self,
   self->developer_mode = developer_mode;
   gtk_expander_set_expanded (self->developer_expander, developer_mode);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEVELOPER_MODE]);
+}
+
+NearbySource *
+nearby_inspector_get_source (NearbyInspector *self)
+{
+  g_return_val_if_fail (NEARBY_IS_INSPECTOR (self), NULL);
+
+  return self->source;
+}
+
+void
+nearby_inspector_set_source (NearbyInspector *self,
+                             NearbySource    *source)
+{
+  g_return_if_fail (NEARBY_IS_INSPECTOR (self));
+  g_return_if_fail (source == NULL || NEARBY_IS_SOURCE (source));
+
+  if (!g_set_object (&self->source, source))
+    return;
+
+  if (self->object != NULL)
+    nearby_inspector_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE]);
 }
 
 NearbyObject *
@@ -375,21 +400,25 @@ nearby_inspector_update_page (NearbyInspector *self)
 /* What a person should know before opening the page, in a sentence: the row's badge, said
  * in full. */
 static const char *
-security_for (NearbyObject *object)
+security_for (NearbyObject          *object,
+              const char            *host,
+              gboolean               made_up,
+              NearbyUrlDisplayFlags  flags)
 {
   const char *url = nearby_object_get_url (object);
   NearbyPage *page = nearby_object_get_page (object);
-  NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
-  g_autofree char *host = NULL;
 
   if (url == NULL)
     return _("No web page");
   if (!nearby_object_get_browsable (object))
     return _("Cannot be opened: not a web page");
 
-  host = nearby_url_display_host (url, &flags);
   if (flags & NEARBY_URL_DISPLAY_HAS_USERINFO)
     return _("Misleading address: the site is not the one named first");
+  /* The row shows the demo's made-up host without a badge; here, where a person looks closer,
+   * it says where the page really comes from. */
+  if (made_up)
+    return _("Made up for the demo: the page comes from this computer");
   if (host != NULL)
     {
       switch (nearby_url_policy_classify_host (host))
@@ -417,14 +446,16 @@ nearby_inspector_update_summary (NearbyInspector *self)
   NearbyObject *object = self->object;
   const char *description = nearby_object_get_description (object);
   const char *url = nearby_object_get_url (object);
-  g_autofree char *site = url != NULL ? nearby_url_display_host (url, NULL) : NULL;
+  NearbyUrlDisplayFlags flags = NEARBY_URL_DISPLAY_NONE;
+  gboolean made_up = FALSE;
+  g_autofree char *site = nearby_object_row_dup_host (object, self->source, &made_up, &flags);
   gboolean openable = url != NULL && nearby_object_get_browsable (object);
 
   gtk_label_set_label (self->description_label, description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label),
                           description != NULL && *description != '\0');
   adw_action_row_set_subtitle (self->site_row, site != NULL ? site : _("None"));
-  adw_action_row_set_subtitle (self->security_row, security_for (object));
+  adw_action_row_set_subtitle (self->security_row, security_for (object, site, made_up, flags));
 
   /* Objects without a web page have nothing to open or to keep. */
   gtk_widget_set_visible (self->open_button, openable);
@@ -666,6 +697,7 @@ nearby_inspector_finalize (GObject *object)
 
   g_clear_object (&self->object);
   g_clear_object (&self->objects);
+  g_clear_object (&self->source);
   g_clear_pointer (&self->devices, g_hash_table_unref);
   g_clear_pointer (&self->page_rows, g_ptr_array_unref);
   g_clear_pointer (&self->shown_page, nearby_page_unref);
@@ -689,6 +721,10 @@ nearby_inspector_get_property (GObject    *object,
 
     case PROP_OBJECTS:
       g_value_set_object (value, self->objects);
+      break;
+
+    case PROP_SOURCE:
+      g_value_set_object (value, self->source);
       break;
 
     case PROP_EXPIRED:
@@ -722,6 +758,10 @@ nearby_inspector_set_property (GObject      *object,
       g_set_object (&self->objects, g_value_get_object (value));
       break;
 
+    case PROP_SOURCE:
+      nearby_inspector_set_source (self, g_value_get_object (value));
+      break;
+
     case PROP_DEVELOPER_MODE:
       nearby_inspector_set_developer_mode (self, g_value_get_boolean (value));
       break;
@@ -753,6 +793,10 @@ nearby_inspector_class_init (NearbyInspectorClass *klass)
                          NEARBY_TYPE_OBJECT_LIST,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                           G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SOURCE] =
+    g_param_spec_object ("source", NULL, NULL,
+                         NEARBY_TYPE_SOURCE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_EXPIRED] =
     g_param_spec_boolean ("expired", NULL, NULL,
                           FALSE,

@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "nearby-object-list.h"
+#include "nearby-source.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,11 @@ G_DECLARE_FINAL_TYPE (NearbyInspector, nearby_inspector, NEARBY, INSPECTOR, AdwW
 NearbyInspector *nearby_inspector_new           (NearbyObject       *object,
                                                  NearbyObjectList   *objects);
 NearbyObject    *nearby_inspector_get_object    (NearbyInspector    *self);
+/* The source the object was heard from (optional): the host its summary shows is the one the
+ * source makes up for it, as in its row (the demo's street). */
+NearbySource    *nearby_inspector_get_source    (NearbyInspector    *self);
+void             nearby_inspector_set_source    (NearbyInspector    *self,
+                                                 NearbySource       *source);
 /* TRUE once the list dropped the object; the inspector keeps showing its last data. */
 gboolean         nearby_inspector_get_expired   (NearbyInspector    *self);
 /* Developer mode opens the developer details (page log, timings, frames) from the start. */

@@ -42,6 +42,8 @@ struct _NearbyObjectRow
 
 G_DEFINE_FINAL_TYPE (NearbyObjectRow, nearby_object_row, GTK_TYPE_WIDGET)
 
+static NearbySource *nearby_object_row_dup_source (NearbyObjectRow *self);
+
 enum {
   PROP_0,
   PROP_OBJECT,
@@ -239,6 +241,7 @@ hide_site_label (const char *site,
  * stay). Counted when the menu opens, not on every tick of every row. */
 static guint
 count_site_objects (NearbyObjectRow *self,
+                    NearbySource    *source,
                     const char      *site)
 {
   GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_LIST_VIEW);
@@ -262,7 +265,7 @@ count_site_objects (NearbyObjectRow *self,
 
       if (!NEARBY_IS_OBJECT (item) || nearby_object_get_favourite (NEARBY_OBJECT (item)))
         continue;
-      item_site = nearby_url_site (nearby_object_get_url (NEARBY_OBJECT (item)));
+      item_site = nearby_object_row_dup_site (NEARBY_OBJECT (item), source);
       if (g_strcmp0 (item_site, site) == 0)
         n++;
     }
@@ -281,16 +284,16 @@ nearby_object_row_build_menu (GtkMenuButton *menu_button,
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) open_section = g_menu_new ();
   g_autoptr(GMenu) object_section = g_menu_new ();
+  g_autoptr(NearbySource) source = NULL;
   g_autofree char *site = NULL;
-  const char *url;
   const char *key;
 
   if (self->object == NULL)
     return;
 
   key = nearby_object_get_key (self->object);
-  url = nearby_object_get_url (self->object);
-  site = url != NULL ? nearby_url_site (url) : NULL;
+  source = nearby_object_row_dup_source (self);
+  site = nearby_object_row_dup_site (self->object, source);
 
   if (nearby_object_get_browsable (self->object))
     {
@@ -325,7 +328,7 @@ nearby_object_row_build_menu (GtkMenuButton *menu_button,
 
   if (site != NULL)
     {
-      g_autofree char *label = hide_site_label (site, count_site_objects (self, site));
+      g_autofree char *label = hide_site_label (site, count_site_objects (self, source, site));
 
       append_menu_item (object_section, label, "app.hide-site", site);
     }
@@ -363,6 +366,23 @@ nearby_object_row_dup_host (NearbyObject          *object,
     host = nearby_url_display_host (url, flags);
 
   return host;
+}
+
+char *
+nearby_object_row_dup_site (NearbyObject *object,
+                            NearbySource *source)
+{
+  const char *url = nearby_object_get_url (object);
+  char *site = NULL;
+
+  if (url == NULL)
+    return NULL;
+  if (source != NULL)
+    site = nearby_source_dup_display_host (source, url);
+  if (site == NULL)
+    site = nearby_url_site (url);
+
+  return site;
 }
 
 /* The source of the window the row is in, through its "source" property: the window includes

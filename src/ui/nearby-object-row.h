@@ -36,6 +36,12 @@ char         *nearby_object_row_dup_host   (NearbyObject          *object,
                                             gboolean              *made_up,
                                             NearbyUrlDisplayFlags *flags);
 
+/* The site hiding @object would hide: the host @source (or NULL) makes up for it (the demo's
+ * street, so that hiding one of its objects hides that made-up site, not every page this computer
+ * serves), else its URL's registrable domain (nearby_url_site()); NULL without a URL. */
+char         *nearby_object_row_dup_site   (NearbyObject          *object,
+                                            NearbySource          *source);
+
 /* The words a row uses for a distance bucket ("Right here", "Nearby", "Farther away"). */
 const char   *nearby_object_row_bucket_label (NearbyBucket bucket);
 

@@ -154,8 +154,12 @@ class EveryoneInspectorTest(InspectorTestCase):
         self.assertIn('Bluebird Café', texts)
         self.assertTrue(any(text.startswith('Order ahead and skip the queue') for text in texts),
                         f'the page’s description in the summary (have {texts})')
-        self.assertIn('127.0.0.1', texts, 'the site')
-        self.assertIn('Served by this computer', texts, 'the security, said in full')
+        # The site as the café's row shows it: the demo's made-up host, and then where the page
+        # really comes from.
+        self.assertIn('bluebird-cafe.example', texts, 'the site')
+        self.assertNotIn('127.0.0.1', texts, 'the demo’s real host in the summary')
+        self.assertIn('Made up for the demo: the page comes from this computer', texts,
+                      'the security, said in full')
         self.assertTrue(any(text.endswith(' m') and 'about' in text for text in texts),
                         'the distance')
         # The frames and the page log are for developers: closed, so not on screen.

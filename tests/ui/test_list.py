@@ -4,7 +4,7 @@ activating one opens its web app in the browser and remembers the visit. Never a
 
 import pyatspi
 
-from nearbyui import NearbyTestCase, main, wait_for
+from nearbyui import DEMO_TITLES, NearbyTestCase, main, serve_titled_pages, wait_for
 
 
 class DemoListTest(NearbyTestCase):
@@ -45,60 +45,102 @@ class DemoListTest(NearbyTestCase):
 
 
 class HideSiteTest(NearbyTestCase):
-    """Hiding says which site and how many objects go, and an empty list says why it is empty."""
-    app_args = ['--demo']
-    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
+    """Hiding says which site and how many objects go, and an empty list says why it is empty.
+    Three kiosks served from 127.0.0.1, looked up with the refresh button (the demo's objects
+    each stand for a site of their own)."""
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'ask'"}
+    KIOSKS = ['Kiosk A', 'Kiosk B', 'Kiosk C']
+
+    def start_three(self):
+        base = serve_titled_pages(self, {'/a': 'Kiosk A', '/b': 'Kiosk B', '/c': 'Kiosk C'})
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.start_app()
+        for i, path in enumerate('abc'):
+            self.add_url_beacon(f'C0:FF:EE:00:04:0{i}', f'{base}/{path}', -50 - 5 * i)
+        wait_for(lambda: {'/a', '/b', '/c'} <= set(self.texts(self.window)),
+                 what=f'the three kiosks (have {self.texts(self.window)})')
+        self.click(self.wait_find(self.window, name='Look Up Pages Again',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_kiosks(self.KIOSKS)
+
+    def kiosks(self):
+        shown = set(self.texts(self.window))
+        return [title for title in self.KIOSKS if title in shown]
+
+    def wait_kiosks(self, titles):
+        wait_for(lambda: self.kiosks() == titles, what=f'the kiosks {titles} (have {self.kiosks()})')
 
     def test_hide_a_site_and_undo(self):
-        self.start_app()
-        self.wait_for_every_demo_row()
-        self.open_row_menu('Bluebird Café')
-        # Every demo object is served from 127.0.0.1: the menu says so before anything goes.
-        item = self.wait_find(name='Hide Site “127.0.0.1” (5 Objects)', role=pyatspi.ROLE_MENU_ITEM)
+        self.start_three()
+        self.open_row_menu('Kiosk B')
+        # The menu says which site and how many objects go, before anything goes.
+        item = self.wait_find(name='Hide Site “127.0.0.1” (3 Objects)', role=pyatspi.ROLE_MENU_ITEM)
         self.screenshot('row-menu')
         self.click(item)
-        self.wait_page('5 Objects Are Hidden')
+        self.wait_page('3 Objects Are Hidden')
         self.wait_find(self.window, name='Show Hidden Objects', role=pyatspi.ROLE_PUSH_BUTTON)
         self.screenshot('objects-hidden')
         self.click(self.wait_find(name='Undo', role=pyatspi.ROLE_PUSH_BUTTON))
         self.wait_page('Nearby objects')
-        self.wait_for_every_demo_row()
+        self.wait_kiosks(self.KIOSKS)
 
     def test_show_hidden_objects_from_the_empty_page(self):
-        self.start_app()
-        self.wait_for_every_demo_row()
-        self.open_row_menu('Snack Machine · Level 2')
-        self.click(self.wait_find(name='Hide Site “127.0.0.1” (5 Objects)',
+        self.start_three()
+        self.open_row_menu('Kiosk C')
+        self.click(self.wait_find(name='Hide Site “127.0.0.1” (3 Objects)',
                                   role=pyatspi.ROLE_MENU_ITEM))
-        self.wait_page('5 Objects Are Hidden')
-        self.assertEqual(self.demo_row_titles(), [])
+        self.wait_page('3 Objects Are Hidden')
+        self.assertEqual(self.kiosks(), [])
 
         self.click(self.wait_find(self.window, name='Show Hidden Objects',
                                   role=pyatspi.ROLE_PUSH_BUTTON))
         self.wait_page('Nearby objects')
-        self.wait_for_every_demo_row()
+        self.wait_kiosks(self.KIOSKS)
         self.wait_find(self.window, name='Objects from 127.0.0.1 are shown again',
                        what='the toast saying which site is back')
 
     def test_a_favourite_stays_when_its_site_is_hidden(self):
-        self.start_app()
-        self.wait_for_every_demo_row()
-        self.open_row_menu('Bluebird Café')
+        self.start_three()
+        self.open_row_menu('Kiosk A')
         self.click(self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM))
 
-        # The café is chosen one by one: hiding its site takes the four others, not the café.
-        self.open_row_menu('Snack Machine · Level 2')
-        self.click(self.wait_find(name='Hide Site “127.0.0.1” (4 Objects)',
+        # Kiosk A is chosen one by one: hiding its site takes the two others, not it.
+        self.open_row_menu('Kiosk C')
+        self.click(self.wait_find(name='Hide Site “127.0.0.1” (2 Objects)',
                                   role=pyatspi.ROLE_MENU_ITEM))
-        wait_for(lambda: self.demo_row_titles() == ['Bluebird Café'],
-                 what=f'the café alone in the list (have {self.demo_row_titles()})')
+        self.wait_kiosks(['Kiosk A'])
         self.wait_page('Nearby objects')
         self.screenshot('favourite-of-hidden-site')
 
         # No longer a favourite, it goes the way of its site.
-        self.open_row_menu('Bluebird Café')
+        self.open_row_menu('Kiosk A')
         self.click(self.wait_find(name='Remove From Favourites', role=pyatspi.ROLE_MENU_ITEM))
-        self.wait_page('5 Objects Are Hidden')
+        self.wait_page('3 Objects Are Hidden')
+
+
+class DemoHideSiteTest(NearbyTestCase):
+    """The demo's objects stand for a street: each is on a made-up site of its own, and hiding
+    one hides that site (never 127.0.0.1, which every demo page really comes from)."""
+    app_args = ['--demo']
+    settings = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
+
+    def test_hiding_a_demo_object_hides_its_made_up_site(self):
+        self.start_app()
+        self.wait_for_every_demo_row()
+        self.open_row_menu('Bluebird Café')
+        items = [node.name for node in self.find_all(self.app, role=pyatspi.ROLE_MENU_ITEM)]
+        self.assertIn('Hide Site “bluebird-cafe.example” (1 Object)', items)
+        self.assertFalse(any('127.0.0.1' in name for name in items), items)
+        self.click(self.wait_find(name='Hide Site “bluebird-cafe.example” (1 Object)',
+                                  role=pyatspi.ROLE_MENU_ITEM))
+        self.wait_find(self.window, name='Objects from bluebird-cafe.example are hidden',
+                       what='the toast naming the made-up site')
+        wait_for(lambda: 'Bluebird Café' not in self.demo_row_titles(),
+                 what='the café to go')
+        self.assertEqual(len(self.demo_row_titles()), len(DEMO_TITLES) - 1,
+                         f'only the café goes (have {self.demo_row_titles()})')
+        self.screenshot('demo-site-hidden')
 
 
 if __name__ == '__main__':
