@@ -450,6 +450,12 @@ nearby_inspector_update_summary (NearbyInspector *self)
   gboolean made_up = FALSE;
   g_autofree char *site = nearby_object_row_dup_host (object, self->source, &made_up, &flags);
   gboolean openable = url != NULL && nearby_object_get_browsable (object);
+  g_autofree char *path = NULL;
+
+  /* Headed by its host, as its row: its path goes where a page's description would. */
+  if (nearby_object_row_page_title (object) == NULL && site != NULL && *site != '\0' &&
+      (description == NULL || *description == '\0'))
+    description = path = nearby_url_display_path (url);
 
   gtk_label_set_label (self->description_label, description);
   gtk_widget_set_visible (GTK_WIDGET (self->description_label),
@@ -472,14 +478,21 @@ nearby_inspector_update (NearbyInspector *self)
   const char *url = nearby_object_get_url (object);
   g_autofree char *title = NULL;
   g_autofree char *host = host_of (url);
+  g_autofree char *shown_host = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GArray) samples = NULL;
   double distance = nearby_object_get_distance (object);
   double rssi = nearby_object_get_rssi (object);
   int tx_power = nearby_object_get_tx_power (object);
 
-  /* Named as its row names it. */
-  title = nearby_object_row_name (object, host, NULL);
+  /* Named as its row names it: by the title its page gave, else by its host (the demo's
+   * made-up one too), with its path beneath (see nearby_inspector_update_summary()). */
+  if (nearby_object_row_page_title (object) == NULL && url != NULL &&
+      (shown_host = nearby_object_row_dup_host (object, self->source, NULL, NULL)) != NULL &&
+      *shown_host != '\0')
+    title = g_strdup (shown_host);
+  else
+    title = nearby_object_row_name (object, host, NULL);
   gtk_label_set_label (self->title_label, title);
   adw_window_title_set_subtitle (self->window_title, title);
 

@@ -128,6 +128,23 @@ nearby_object_row_name (NearbyObject  *object,
   return g_strdup (url != NULL ? url : nearby_object_get_key (object));
 }
 
+const char *
+nearby_object_row_page_title (NearbyObject *object)
+{
+  const char *title = nearby_object_get_title (object);
+  const char *url = nearby_object_get_url (object);
+  g_autofree char *stand_in = NULL;
+
+  if (title == NULL || *title == '\0')
+    return NULL;
+  if (url != NULL)
+    stand_in = nearby_url_display_host_path (url);
+  if (stand_in != NULL && g_str_equal (title, stand_in))
+    return NULL;
+
+  return title;
+}
+
 /* The one badge a row shows: what most deserves the user's attention before opening it. */
 static const char *
 badge_for (NearbyObject          *object,
@@ -198,11 +215,10 @@ nearby_object_row_update_icon (NearbyObjectRow *self)
     }
   else
     {
-      const char *page_title = nearby_object_get_title (self->object);
+      const char *page_title = nearby_object_row_page_title (self->object);
 
       gtk_stack_set_visible_child_name (self->icon_stack,
-                                        page_title != NULL && *page_title != '\0'
-                                        ? "initials" : "pending");
+                                        page_title != NULL ? "initials" : "pending");
     }
 }
 
@@ -486,15 +502,16 @@ nearby_object_row_update (NearbyObjectRow *self)
     return;
 
   url = nearby_object_get_url (self->object);
-  page_title = nearby_object_get_title (self->object);
+  page_title = nearby_object_row_page_title (self->object);
   description = nearby_object_get_description (self->object);
   source = nearby_object_row_dup_source (self);
   host = nearby_object_row_dup_host (self->object, source, &made_up, &flags);
 
-  if ((page_title == NULL || *page_title == '\0') && host != NULL && *host != '\0')
+  if (page_title == NULL && host != NULL && *host != '\0')
     {
-      /* Before its look-up an object is its host and its path: "127.0.0.1" and "/objects/17",
-       * not the host twice over, which made every object of one host look the same. */
+      /* Before its look-up, or when its page has no title, an object is its host and its path:
+       * "127.0.0.1" and "/objects/17", not the host twice over, which made every object of one
+       * host look the same; "::1" and "/1140" rather than "[::1]/1140" under "::1". */
       title = g_strdup (host);
       path = nearby_url_display_path (url);
       if (description == NULL)

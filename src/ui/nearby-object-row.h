@@ -29,6 +29,11 @@ char         *nearby_object_row_name       (NearbyObject    *object,
                                             const char      *host,
                                             char           **identity);
 
+/* The title @object's page gave, or NULL: also for a page without one, which the resolver names
+ * by its host and path ("[::1]/1140") and which a row and Details show as an object not looked up
+ * yet, its host ("::1") with its path beneath, and no initials. */
+const char   *nearby_object_row_page_title (NearbyObject    *object);
+
 /* The host a row shows for @object: the one @source (or NULL) makes up for it (the demo's, and
  * then @made_up is TRUE), else its URL's; NULL without a URL. */
 char         *nearby_object_row_dup_host   (NearbyObject          *object,

@@ -4,8 +4,10 @@ walking changes the order between distance buckets, but radio jitter never does.
 
 import http.server
 import os
+import socket
 import threading
 import time
+import unittest
 
 import pyatspi
 from nearbyui import NearbyTestCase, main, wait_for
@@ -190,11 +192,61 @@ class BeaconListTest(NearbyTestCase):
         self.wait_find(self.window,
                        name='Maps, opening hours and events for visitors to the old town.',
                        what='the description after the iframe')
-        self.wait_find(self.window, name='127.0.0.1/u', what='the untitled page by host and path')
-        self.assertIsNotNone(self.find(self.window, name='127.0.0.1'),
-                             'the host under the title')
-        self.assertIsNone(self.find(self.window, name='127.0.0.1/i'),
-                          'no host-and-path stand-in for the page with a title')
+        # The untitled page as an object not looked up: its host, its path beneath.
+        self.wait_find(self.window, name='/u', role=pyatspi.ROLE_LABEL,
+                       what='the untitled page’s path')
+        self.assertIsNotNone(self.find(self.window, name='127.0.0.1'), 'the host as its title')
+        self.assertIsNone(self.find(self.window, name='127.0.0.1/u'),
+                          'the resolver’s host-and-path name, which repeated the host')
+        self.assertIsNone(self.find(self.window, name='/i'),
+                          'no path under the page with a title')
+
+
+class IPv6Server(http.server.ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+class UntitledIPv6PageTest(NearbyTestCase):
+    """A page without a title on an IPv6 host is shown as its host without brackets, as the row
+    shows it before the look-up ("::1"), with its path beneath: not "[::1]/1140", and no "["
+    initial."""
+    app_args = ['--developer']
+
+    def setUp(self):
+        super().setUp()
+        try:
+            self.server = IPv6Server(('::1', 0), PageHandler)
+        except OSError:
+            raise unittest.SkipTest('no IPv6 loopback here')
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.addCleanup(self.server.shutdown)
+        self.url = f'http://[::1]:{self.server.server_address[1]}/u'
+
+    def test_untitled_page_on_an_ipv6_host(self):
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.add_url_beacon('C0:FF:EE:00:00:06', self.url, -55)
+        self.start_app()
+        self.wait_find(self.window, name='/u', role=pyatspi.ROLE_LABEL, what='the path')
+        # Looked up: Details has the page log of the fetch.
+        self.open_row_menu('::1')
+        self.click(self.wait_find(self.app, name='Details', role=pyatspi.ROLE_MENU_ITEM))
+        details = self.wait_find(self.app, name='Details', role=pyatspi.ROLE_FRAME)
+        wait_for(lambda: any(text.startswith('HTTP 200') for text in self.texts(details)),
+                 what=f'the page looked up (Details shows {self.texts(details)})')
+
+        labels = self.texts(self.window)
+        self.assertIn('::1', labels)
+        self.assertFalse(any(label.startswith('[') for label in labels),
+                         f'no “[::1]…” title and no “[” initial: {labels}')
+        self.assertFalse(any(len(label) == 1 for label in labels), f'no initial: {labels}')
+
+        texts = self.texts(details)
+        self.assertIn('::1', texts, 'Details headed by the host')
+        self.assertIn('/u', texts, 'the path under it')
+        self.assertFalse(any(text.startswith('[::1]') for text in texts
+                             if not text.startswith('http')), texts)
+        self.screenshot('untitled-ipv6-details')
 
 
 if __name__ == '__main__':
