@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-a11y.h"
 #include "nearby-about.h"
 #include "nearby-application-private.h"
 #include "nearby-broadcast-dialog.h"
@@ -388,6 +389,7 @@ clear_history_action (GSimpleAction *action,
   adw_message_dialog_set_response_appearance (dialog, "clear", ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (dialog, "cancel");
   adw_message_dialog_set_close_response (dialog, "cancel");
+  nearby_a11y_name_buttons_by_their_labels (GTK_WIDGET (dialog));
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_clear_history_response), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }

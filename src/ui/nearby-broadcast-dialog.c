@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-a11y.h"
 #include "nearby-advertiser.h"
 #include "nearby-broadcast-dialog.h"
 
@@ -147,4 +148,5 @@ static void
 nearby_broadcast_dialog_init (NearbyBroadcastDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  nearby_a11y_name_buttons_by_their_labels (GTK_WIDGET (self));
 }

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "nearby-a11y.h"
 #include "nearby-configurator.h"
 #include "nearby-configure-dialog.h"
 #include "nearby-hex.h"
@@ -385,5 +386,6 @@ static void
 nearby_configure_dialog_init (NearbyConfigureDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  nearby_a11y_name_buttons_by_their_labels (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
 }

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-a11y.h"
 #include "nearby-configure-dialog.h"
 #include "nearby-dbm.h"
 #include "nearby-frame-row.h"
@@ -225,6 +226,7 @@ device_view_offer_configure (DeviceView      *view,
     return;
 
   view->configure = gtk_button_new_with_mnemonic (_("_Configure Beacon…"));
+  nearby_a11y_name_button_by_its_label (GTK_BUTTON (view->configure));
   gtk_widget_set_valign (view->configure, GTK_ALIGN_CENTER);
   g_object_set_data_full (G_OBJECT (view->configure), "nearby-address", g_strdup (address),
                           g_free);
@@ -469,6 +471,7 @@ nearby_inspector_update_summary (NearbyInspector *self)
   gtk_button_set_label (self->favourite_button,
                         nearby_object_get_favourite (object) ? _("_Remove From Favourites")
                                                              : _("_Add to Favourites"));
+  nearby_a11y_name_button_by_its_label (self->favourite_button);
 }
 
 static void
@@ -857,4 +860,5 @@ nearby_inspector_init (NearbyInspector *self)
   self->page_rows = g_ptr_array_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  nearby_a11y_name_buttons_by_their_labels (GTK_WIDGET (self));
 }

@@ -20,6 +20,7 @@
 #include "nearby-process-age.h"
 #include "nearby-scanner.h"
 #include "nearby-section-model.h"
+#include "nearby-a11y.h"
 #include "nearby-window.h"
 
 struct _NearbyWindow
@@ -1091,6 +1092,7 @@ nearby_window_init (NearbyWindow *self)
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
   let_label_wrap (self->automatic_lookup_button);
   let_label_wrap (self->ask_lookup_button);
+  nearby_a11y_name_buttons_by_their_labels (GTK_WIDGET (self));
   gtk_widget_set_visible (self->bluetooth_settings_button, bluetooth_settings_available ());
   gtk_search_bar_connect_entry (self->search_bar, self->search_entry);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-search", FALSE);

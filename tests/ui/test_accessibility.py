@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The window as a screen reader meets it: every control Orca can land on has a name, the
-content area says what it shows, and Tab from the start visits every control of the main window,
+"""The window as a screen reader meets it: every control Orca can land on has a name, said once
+and without its mnemonic's underscore, the content area says what it shows, and Tab from the start visits every control of the main window,
 Preferences and Details in a sensible order and comes back where it started."""
 
 import pyatspi
@@ -36,6 +36,26 @@ class AccessibilityTest(NearbyTestCase):
             except Exception:
                 continue
         return unnamed
+
+    def twice_named(self, root):
+        """Controls whose name a screen reader would read with the mnemonic's underscore, or
+        twice over ("_Try Again Try Again": the label and the label's text)."""
+        found = []
+        for node in walk(root):
+            try:
+                role = node.getRole()
+                if role not in CONTROLS and role not in (pyatspi.ROLE_LIST_ITEM,
+                                                         pyatspi.ROLE_LABEL):
+                    continue
+                name = node.name or ''
+            except Exception:
+                continue
+            words = name.split(' ')
+            half = len(words) // 2
+            doubled = len(words) % 2 == 0 and half > 0 and words[:half] == words[half:]
+            if '_' in name.replace('__', '') and not name.startswith('http') or doubled:
+                found.append(f'{node.getRoleName()} “{name}”')
+        return found
 
     def focused_in(self, root):
         for node in walk(root):
@@ -74,6 +94,9 @@ class AccessibilityTest(NearbyTestCase):
         self.assertEqual(self.current_page(), 'Nearby objects')
         self.assertEqual(self.window.name, 'Nearby')
         self.assertEqual(self.unnamed_controls(self.window), [])
+        # Every page's buttons too (the pages not shown are in the tree): "Try Again", not
+        # "_Try Again Try Again".
+        self.assertEqual(self.twice_named(self.window), [])
         indicator = self.find(self.window, name='Listening for nearby objects',
                               role=pyatspi.ROLE_IMAGE)
         self.assertIsNotNone(indicator, 'the listening indicator is named')
@@ -103,6 +126,7 @@ class AccessibilityTest(NearbyTestCase):
         preferences = self.wait_find(name='Preferences', role=pyatspi.ROLE_FRAME)
         self.give_focus(preferences)
         self.assertEqual(self.unnamed_controls(preferences), [])
+        self.assertEqual(self.twice_named(preferences), [])
         wait_for(lambda: self.focused_in(preferences) is not None,
                  what='the keyboard focus in Preferences')
         order = self.tab_cycle(preferences)
@@ -122,6 +146,7 @@ class AccessibilityTest(NearbyTestCase):
                  what='the summary of Details')
         self.give_focus(details)
         self.assertEqual(self.unnamed_controls(details), [])
+        self.assertEqual(self.twice_named(details), [])
         wait_for(lambda: self.focused_in(details) is not None, what='the keyboard focus in Details')
         order = self.tab_cycle(details)
         for wanted in ('Open', 'Add to Favourites', 'Developer Details', 'Copy as JSON'):

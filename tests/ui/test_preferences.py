@@ -180,6 +180,10 @@ class ClearHistoryTest(DemoTestCase):
 
         # The question first; Cancel keeps everything.
         self.wait_find(name='Clear History?', what='the confirmation')
+        # Its buttons named once, without the underscore of their mnemonics.
+        answers = [node.name for node in self.find_all(self.app, role=pyatspi.ROLE_PUSH_BUTTON)
+                   if node.name.replace('_', '').split(' ')[0] in ('Cancel', 'Clear')]
+        self.assertEqual(sorted(answers), ['Cancel', 'Clear'])
         self.screenshot('clear-history-question')
         self.click(self.wait_find(name='Cancel', role=pyatspi.ROLE_PUSH_BUTTON))
         wait_for(lambda: self.find(self.app, name='Clear History?') is None,
