@@ -103,6 +103,104 @@ position_to_policy (const GValue       *value,
   return g_variant_new_string (nicks[position]);
 }
 
+/* A combo row's choices, whole. AdwComboRow 1.2's own labels stop at 20 characters: "Secure pages
+ * automatically" (and the German "Sichere Seiten automatisch") showed as "Secure pages automat…"
+ * in a 640-pixel window with room to spare. These take the room there is, and wrap where there
+ * is not (360 pixels). */
+static void
+setup_choice (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  gboolean in_list = GPOINTER_TO_INT (user_data);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), in_list ? 0.0 : 1.0);
+  gtk_label_set_justify (GTK_LABEL (label), in_list ? GTK_JUSTIFY_LEFT : GTK_JUSTIFY_RIGHT);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+
+  /* In the list of choices, a check mark on the chosen one, as AdwComboRow has it. */
+  if (in_list)
+    {
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+      gtk_widget_set_visible (check, FALSE);
+      gtk_box_append (GTK_BOX (box), check);
+    }
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+update_check (GtkListItem *item)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *check = gtk_widget_get_last_child (box);
+  AdwComboRow *row = g_object_get_data (G_OBJECT (item), "nearby-combo-row");
+
+  if (row != NULL && GTK_IS_IMAGE (check))
+    gtk_widget_set_visible (check, adw_combo_row_get_selected (row) ==
+                                   gtk_list_item_get_position (item));
+}
+
+static void
+bind_choice (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkStringObject *choice = gtk_list_item_get_item (item);
+  AdwComboRow *row = g_object_get_data (G_OBJECT (factory), "nearby-combo-row");
+
+  gtk_label_set_label (GTK_LABEL (gtk_widget_get_first_child (box)),
+                       gtk_string_object_get_string (choice));
+  if (GPOINTER_TO_INT (user_data))
+    {
+      g_object_set_data (G_OBJECT (item), "nearby-combo-row", row);
+      g_signal_connect_object (row, "notify::selected", G_CALLBACK (update_check), item,
+                               G_CONNECT_SWAPPED);
+      update_check (item);
+    }
+}
+
+static void
+unbind_choice (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  user_data)
+{
+  AdwComboRow *row = g_object_get_data (G_OBJECT (factory), "nearby-combo-row");
+
+  if (GPOINTER_TO_INT (user_data))
+    g_signal_handlers_disconnect_by_func (row, update_check, item);
+}
+
+static GtkListItemFactory *
+choice_factory (AdwComboRow *row,
+                gboolean     in_list)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_object_set_data (G_OBJECT (factory), "nearby-combo-row", row);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_choice), GINT_TO_POINTER (in_list));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_choice), GINT_TO_POINTER (in_list));
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_choice), GINT_TO_POINTER (in_list));
+
+  return factory;
+}
+
+static void
+show_choices_whole (AdwComboRow *row)
+{
+  g_autoptr(GtkListItemFactory) factory = choice_factory (row, FALSE);
+  g_autoptr(GtkListItemFactory) list_factory = choice_factory (row, TRUE);
+
+  adw_combo_row_set_factory (row, factory);
+  adw_combo_row_set_list_factory (row, list_factory);
+}
+
 static GtkWidget *
 create_hidden_site_row (gpointer item,
                     gpointer user_data)
@@ -212,6 +310,8 @@ static void
 nearby_preferences_init (NearbyPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  show_choices_whole (self->lookup_policy_row);
+  show_choices_whole (self->surroundings_row);
 
   self->settings = g_settings_new (APP_ID);
   g_settings_bind_with_mapping (self->settings, "lookup-policy",

@@ -216,6 +216,10 @@ class LookUpPagesTest(PreferencesTestCase):
     has it; here the choice is kept and an http page of this computer still waits."""
     settings = {'privacy-choice-made': 'true', 'lookup-policy': "'ask'"}
 
+    @staticmethod
+    def width_of(node):
+        return node.queryComponent().getExtents(pyatspi.WINDOW_COORDS).width
+
     def row_menu_of(self, path):
         """Opens the menu of the row whose spoken name ends with @path (the rows of one host
         are told apart by their paths only)."""
@@ -249,7 +253,8 @@ class LookUpPagesTest(PreferencesTestCase):
         self.close_with_the_close_button(preferences)
 
         # Never: opening the object opens the browser, and the row stays as it was broadcast.
-        self.mouse_click(self.wait_find(self.window, name='/a', role=pyatspi.ROLE_LABEL))
+        self.mouse_click(self.wait_find(self.window, name='/a', role=pyatspi.ROLE_LABEL,
+                                        what=f'A’s path (have {self.texts(self.window)})'))
         wait_for(lambda: f'{base}/a' in self.opened_urls(),
                  what=f'the page of A opened (have {self.opened_urls()})')
         # The person can still ask for one page: Look Up Page in its menu.
@@ -276,9 +281,17 @@ class LookUpPagesTest(PreferencesTestCase):
         self.choose(preferences, 'Look Up Pages', 0)
         wait_for(lambda: self.settings_value('lookup-policy') == "'automatic'",
                  what=f'Automatic kept (have {self.settings_value("lookup-policy")})')
-        self.wait_find(preferences, name='Secure pages automatically', role=pyatspi.ROLE_LABEL,
-                       what='the automatic choice shown')
+        value = self.wait_find(preferences, name='Secure pages automatically',
+                               role=pyatspi.ROLE_LABEL, what='the automatic choice shown')
         self.screenshot('preferences-look-up-automatic')
+        # Whole in a 640-pixel Preferences (AdwComboRow's own labels stopped at 20 characters,
+        # "Secure pages automat…", 21 characters' worth): about as wide per character as the
+        # unit "seconds" below it, a label of its natural width.
+        unit = self.wait_find(preferences, name='seconds', role=pyatspi.ROLE_LABEL)
+        self.assertLessEqual(self.width_of(preferences), 640)
+        per_char = self.width_of(unit) / len(unit.name)
+        self.assertGreater(self.width_of(value), 0.85 * per_char * len(value.name),
+                           'the chosen value is cut')
         self.close_preferences(preferences)
         self.assertIn('/a', self.texts(self.window))
 
