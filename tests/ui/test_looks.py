@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """Every page as it looks in the light and dark styles, in high contrast and 360 pixels wide:
-the first-run question, Bluetooth's pages, the list, its row menu, Preferences and Details.
-The screenshots (`look-STYLE-PAGE.png`) are for people to look at; what the test asserts is
-that each page comes up, with every label inside the window."""
+the first-run question, Bluetooth's pages, the list, its row menu, Preferences and Details; and
+Details in German and right to left. The screenshots (`look-STYLE-PAGE.png`) are for people to
+look at; what the test asserts is that each page comes up, with every label inside the window,
+and that Details' buttons and labels neither overlap nor run out of it in either language."""
+
+import tempfile
 
 import pyatspi
 
+import pseudo_rtl
+import test_i18n
 from nearbyui import NARROWEST, NearbyTestCase, main, wait_for
 
 CHOSEN = {'privacy-choice-made': 'true', 'lookup-policy': "'automatic'"}
@@ -99,8 +104,101 @@ class NarrowTest(LooksTestCase):
     width = NARROWEST
 
 
-# The styles above run the pages; the base class alone is no style of its own.
+class TranslatedDetailsTestCase(test_i18n.TranslatedTestCase):
+    """Details of the demo's café in another language, in the light style."""
+    settings = CHOSEN
+    style = None
+
+    def setUp(self):
+        super().setUp()
+        self.env['ADW_DEBUG_COLOR_SCHEME'] = 'prefer-light'
+
+    @staticmethod
+    def extents(node):
+        return node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+
+    def open_details(self):
+        self.start_app('--demo')
+        self.wait_page(self.tr('Nearby objects'))
+        self.wait_for_every_demo_row()
+        self.click(self.wait_find(self.window, name=self.tr('More about %s') % 'Bluebird Café',
+                                  role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.wait_find(self.app, name=self.tr('_Details'),
+                                  role=pyatspi.ROLE_MENU_ITEM))
+        details = self.wait_find(self.app, name=self.tr('Details'), role=pyatspi.ROLE_FRAME)
+        open_button = self.wait_find(details, name=self.tr('_Open'),
+                                     role=pyatspi.ROLE_PUSH_BUTTON, what='the Open button')
+        favourite = self.wait_find(details, name=self.tr('_Add to Favourites'),
+                                   role=pyatspi.ROLE_PUSH_BUTTON, what='the favourite button')
+        self.wait_find(details, name='bluebird-cafe.example', role=pyatspi.ROLE_LABEL,
+                       what='the site in the summary')
+        self.screenshot(f'look-{self.style}-details')
+        return details, open_button, favourite
+
+    def assert_laid_out(self, details, open_button, favourite):
+        width = self.extents(details).width
+        for label in self.find_all(details, role=pyatspi.ROLE_LABEL):
+            extents = self.extents(label)
+            self.assertLessEqual(extents.x + extents.width, width + 1,
+                                 f'“{label.name}” runs past Details')
+            self.assertGreaterEqual(extents.x, -1, f'“{label.name}” starts outside Details')
+        first, second = sorted((self.extents(open_button), self.extents(favourite)),
+                               key=lambda extents: extents.x)
+        self.assertLessEqual(first.x + first.width, second.x, 'Open and the favourite overlap')
+        # The title fits on one line: a heading's line, not two.
+        title = self.wait_find(details, name='Bluebird Café', role=pyatspi.ROLE_LABEL)
+        self.assertLess(self.extents(title).height, 2 * self.extents(open_button).height / 1.5,
+                        'the short title wrapped or was cut')
+        return first, second
+
+
+class GermanDetailsTest(TranslatedDetailsTestCase):
+    language = 'de'
+    style = 'de'
+
+    def test_details_in_german(self):
+        details, open_button, favourite = self.open_details()
+        self.assert_laid_out(details, open_button, favourite)
+        # The longest German words of the summary, whole.
+        self.wait_find(details, name=self.tr('Made up for the demo: the page comes from this '
+                                             'computer'), role=pyatspi.ROLE_LABEL)
+
+
+class RightToLeftDetailsTest(TranslatedDetailsTestCase):
+    language = 'he'
+    style = 'rtl'
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        # The right-to-left pseudo-translation test_i18n builds from the sources.
+        cls.pseudo_dir = tempfile.TemporaryDirectory(prefix='nearby-rtl-')
+        cls.locale_dir = cls.pseudo_dir.name
+        pseudo_rtl.build(cls.locale_dir, 'he')
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.pseudo_dir.cleanup()
+        super().tearDownClass()
+
+    def test_details_mirror(self):
+        details, open_button, favourite = self.open_details()
+        first, second = self.assert_laid_out(details, open_button, favourite)
+        # Open comes first in reading order: on the right.
+        self.assertEqual((first.x, first.width), (self.extents(favourite).x,
+                                                  self.extents(favourite).width),
+                         'Open is not to the right of the favourite button')
+        # What starts a line starts at the right: the expander of the developer details (a
+        # label of its own width; the rows' titles take the whole row either way).
+        expander = self.wait_find(details, name=self.tr('Developer Details'),
+                                  role=pyatspi.ROLE_LABEL)
+        self.assertGreater(self.extents(expander).x, self.extents(details).width / 2,
+                           'the developer details did not move to the right')
+
+
+# The styles above run the pages; the base classes alone are no style of their own.
 del LooksTestCase
+del TranslatedDetailsTestCase
 
 if __name__ == '__main__':
     main()
