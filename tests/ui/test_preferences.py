@@ -112,6 +112,9 @@ class PreferencesTestCase(NearbyTestCase):
         close = self.wait_find(preferences, name='Close', role=pyatspi.ROLE_PUSH_BUTTON,
                                what='the Close button of Preferences')
         self.pointer_click(close, preferences)
+        # Not left resting where Preferences was: over the list, it would pause the order and
+        # raise the rows' tooltips while the window's tree is read.
+        pyatspi.Registry.generateMouseEvent(1279, 799, 'abs')
         wait_for(lambda: not self.preferences_open(), what='the Close button to close Preferences')
 
 
@@ -250,7 +253,7 @@ class LookUpPagesTest(PreferencesTestCase):
         wait_for(lambda: self.settings_value('lookup-policy') == "'never'",
                  what=f'Never kept (have {self.settings_value("lookup-policy")})')
         self.wait_find(preferences, name='Never', role=pyatspi.ROLE_LABEL, what='Never shown')
-        self.close_with_the_close_button(preferences)
+        self.close_preferences(preferences)
 
         # Never: opening the object opens the browser, and the row stays as it was broadcast.
         self.mouse_click(self.wait_find(self.window, name='/a', role=pyatspi.ROLE_LABEL,
