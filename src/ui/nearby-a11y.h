@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
@@ -17,5 +17,12 @@ void nearby_a11y_name_button_by_its_label (GtkButton *button);
 
 /* The same for every button with a mnemonic under @root (a window built from its template). */
 void nearby_a11y_name_buttons_by_their_labels (GtkWidget *root);
+
+/* libadwaita 1.2 builds a toast's widget as it shows the toast: its button with a mnemonic is
+ * named twice as above ("_Undo Undo"), and its close button, an icon alone, has no name (Orca
+ * said "GtkImage"). Call after adding @toast to an overlay under @root: the toast's widget, and
+ * that of the toast waiting behind it, are put right once shown. */
+void nearby_a11y_watch_toast (GtkWidget *root,
+                              AdwToast  *toast);
 
 G_END_DECLS

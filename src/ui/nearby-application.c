@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "nearby-a11y.h"
 #include "nearby-application-private.h"
 #include "nearby-object-row.h"
 #include "nearby-replay.h"
@@ -105,6 +106,7 @@ _nearby_application_add_toast (NearbyApplication *self,
   if (ADW_IS_PREFERENCES_WINDOW (active))
     {
       adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (active), toast);
+      nearby_a11y_watch_toast (GTK_WIDGET (active), toast);
     }
   else if (window != NULL)
     {

@@ -656,8 +656,11 @@ copy_json_action (GtkWidget  *widget,
   NearbyInspector *self = NEARBY_INSPECTOR (widget);
   g_autofree char *json = nearby_object_to_json (self->object, TRUE);
 
+  AdwToast *toast = adw_toast_new (_("Copied as JSON"));
+
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), json);
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Copied as JSON")));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  nearby_a11y_watch_toast (GTK_WIDGET (self->toast_overlay), toast);
 }
 
 static void

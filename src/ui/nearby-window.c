@@ -344,7 +344,7 @@ nearby_window_show_toast (NearbyWindow *self,
 {
   g_return_if_fail (NEARBY_IS_WINDOW (self));
 
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+  nearby_window_add_toast (self, adw_toast_new (message));
 }
 
 void
@@ -354,6 +354,7 @@ nearby_window_add_toast (NearbyWindow *self,
   g_return_if_fail (NEARBY_IS_WINDOW (self));
 
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  nearby_a11y_watch_toast (GTK_WIDGET (self->toast_overlay), toast);
 }
 
 gboolean
@@ -650,7 +651,7 @@ open_bluetooth_settings_action (GtkWidget  *widget,
       g_autofree char *message = g_strdup_printf (_("Could not open Settings: %s"),
                                                   error->message);
 
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+      nearby_window_add_toast (self, adw_toast_new (message));
     }
 }
 

@@ -129,6 +129,13 @@ class DemoRowsTest(RowsTestCase):
         wait_for(lambda: 'Favourite.' in self.list_item('Bluebird Café, ')[1],
                  what='the row’s description to say it is a favourite')
         self.screenshot('favourite-star')
+        # The toast's buttons as a screen reader says them: once, and the close button named.
+        toast_buttons = wait_for(lambda: (lambda names: names if 'Dismiss' in names else None)(
+            [node.name for node in self.find_all(self.window, role=pyatspi.ROLE_PUSH_BUTTON)]),
+            what='the toast’s close button named')
+        self.assertIn('Undo', toast_buttons)
+        self.assertFalse(any('_' in name or name == 'GtkImage' for name in toast_buttons),
+                         toast_buttons)
 
         self.click(self.wait_find(self.window, name='Undo', role=pyatspi.ROLE_PUSH_BUTTON))
         wait_for(lambda: self.find(self.window, name='Favourite', role=pyatspi.ROLE_IMAGE) is None,
