@@ -55,6 +55,11 @@ class RefreshTest(ControlsTestCase):
                                   role=pyatspi.ROLE_PUSH_BUTTON))
         self.toast('Looked up 5 pages')
         self.screenshot('refresh-toast')
+        # The toast's close button takes it away before its time.
+        self.click(self.wait_find(self.window, name='Dismiss', role=pyatspi.ROLE_PUSH_BUTTON,
+                                  what='the toast’s close button'))
+        wait_for(lambda: self.find(self.window, name='Looked up 5 pages') is None,
+                 what='the toast to go')
 
 
 class EmptyPageTest(ControlsTestCase):
