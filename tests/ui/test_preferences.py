@@ -9,6 +9,7 @@ import time
 
 import pyatspi
 
+import xfocus
 from nearbyui import NearbyTestCase, main, serve_titled_pages, wait_for, walk
 
 
@@ -378,10 +379,25 @@ class CloseButtonTest(DemoTestCase):
         self.wait_page('Nearby objects')
         preferences = self.open_preferences()
         self.close_with_the_close_button(preferences)
-        # It opens again, as it was.
-        preferences = self.open_preferences()
-        self.wait_find(preferences, name='Look Up Pages', what='Preferences again')
+        # It opens again, as it was: with Ctrl+comma, found from the app rather than through
+        # the main window's tree, which GTK 4.8 now and then leaves empty after that click (it
+        # logs a g_variant_new_object_path critical); the window itself is fine.
+        for attempt in range(3):
+            # The focus as a window manager gives it, by the window's X title alone.
+            xfocus.focus_toplevel(self.process.pid, 'Nearby')
+            time.sleep(0.5)
+            self.press_control(',')
+            try:
+                preferences = wait_for(lambda: self.find(self.app, name='Preferences',
+                                                         role=pyatspi.ROLE_FRAME),
+                                       timeout=5, what='Preferences again, after Ctrl+comma')
+                break
+            except AssertionError:
+                if attempt == 2:
+                    raise
+        self.wait_find(preferences, name='Look Up Pages', what='Preferences as it was')
         self.close_with_the_close_button(preferences)
+        self.assertIsNone(self.process.poll(), 'the app ended')
 
 
 if __name__ == '__main__':
