@@ -17,8 +17,10 @@
  * "Bluetooth is not running" page), with the keyfile settings backend in a temporary directory
  * where the privacy choice is made, GSK_RENDERER=cairo and GTK_A11Y=none unless set.
  *
- * BENCH_STARTUP_RUNS (20) and BENCH_STARTUP_VISITS (5000) change the load. Without a display it
- * exits 77 (skipped).
+ * BENCH_STARTUP_RUNS (20) and BENCH_STARTUP_VISITS (5000) change the load. BENCH_STARTUP_BEFORE,
+ * the path of another build's `nearby`, adds it with the 5 000 visits to the same rounds: a change
+ * is told from the shared machine's drift only side by side. Without a display it exits 77
+ * (skipped).
  */
 
 #include "config.h"
@@ -173,12 +175,15 @@ main (int   argc,
   guint n_runs = bench_env_uint ("BENCH_STARTUP_RUNS", 20);
   guint n_visits = bench_env_uint ("BENCH_STARTUP_VISITS", 5000);
   const char *nearby = g_getenv ("NEARBY_BINARY");
+  const char *before = g_getenv ("BENCH_STARTUP_BEFORE");
   g_autofree char *tmp = NULL;
   g_autofree char *config_home = NULL;
   g_autofree char *empty_home = NULL;
   g_autofree char *full_home = NULL;
   g_autofree char *full_name = NULL;
-  Candidate candidates[3];
+  g_autofree char *before_name = NULL;
+  Candidate candidates[4];
+  guint n_candidates = 3;
   GTestDBus *bus;
 
   if (g_getenv ("DISPLAY") == NULL)
@@ -205,7 +210,12 @@ main (int   argc,
                                 empty_home };
   candidates[1] = (Candidate) { "nearby, no history", nearby, empty_home };
   candidates[2] = (Candidate) { full_name, nearby, full_home };
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+  if (before != NULL && *before != '\0')
+    {
+      before_name = g_strdup_printf ("before, %u visits", n_visits);
+      candidates[n_candidates++] = (Candidate) { before_name, before, full_home };
+    }
+  for (guint i = 0; i < n_candidates; i++)
     {
       candidates[i].spawn_to_frame_ms = g_array_new (FALSE, FALSE, sizeof (double));
       candidates[i].self_reported_ms = g_array_new (FALSE, FALSE, sizeof (double));
@@ -216,12 +226,12 @@ main (int   argc,
            g_getenv ("GTK_A11Y"), n_runs);
 
   for (guint round = 0; round <= n_runs; round++)
-    for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    for (guint i = 0; i < n_candidates; i++)
       run_once (&candidates[i], round > 0);
 
   g_print ("  %-34s %9s %9s %9s %9s %14s\n", "spawn to first frame", "p50 ms", "min ms",
            "p90 ms", "max ms", "self p50 ms");
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+  for (guint i = 0; i < n_candidates; i++)
     {
       Candidate *candidate = &candidates[i];
       GArray *values = candidate->spawn_to_frame_ms;
@@ -246,11 +256,18 @@ main (int   argc,
            / bench_percentile (candidates[0].spawn_to_frame_ms, 50),
            bench_percentile (candidates[2].spawn_to_frame_ms, 50)
            / bench_percentile (candidates[1].spawn_to_frame_ms, 50));
+  if (n_candidates > 3)
+    g_print ("  p50: %s = %.2f x baseline; %s = %.2f x before\n", before_name,
+             bench_percentile (candidates[3].spawn_to_frame_ms, 50)
+             / bench_percentile (candidates[0].spawn_to_frame_ms, 50),
+             full_name,
+             bench_percentile (candidates[2].spawn_to_frame_ms, 50)
+             / bench_percentile (candidates[3].spawn_to_frame_ms, 50));
 
   /* The children are gone; nothing else holds the bus. */
   bench_app_environment_down (bus);
 
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+  for (guint i = 0; i < n_candidates; i++)
     {
       g_array_unref (candidates[i].spawn_to_frame_ms);
       g_array_unref (candidates[i].self_reported_ms);
