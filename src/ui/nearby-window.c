@@ -218,6 +218,9 @@ nearby_window_update_page (NearbyWindow *self)
     {
       adw_window_title_set_subtitle (self->window_title, NULL);
     }
+  /* Pages are hidden until first shown (see nearby_window_init), and a stack shows no hidden
+   * child. */
+  gtk_widget_set_visible (gtk_stack_get_child_by_name (self->stack, page), TRUE);
   gtk_stack_set_visible_child_name (self->stack, page);
   if (g_str_equal (page, "list"))
     nearby_window_focus_list_at_start (self);
@@ -1083,6 +1086,15 @@ nearby_window_init (NearbyWindow *self)
   self->search_filter = gtk_custom_filter_new (object_matches_search, self, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Hidden until first shown: GTK styles every visible widget, shown by its stack or not, and
+   * looks up the icon of each status page as it does, loading a dozen SVGs on as many threads
+   * before the first frame, where one page is seen. */
+  for (GtkWidget *page = gtk_widget_get_first_child (GTK_WIDGET (self->stack)); page != NULL;
+       page = gtk_widget_get_next_sibling (page))
+    {
+      if (page != gtk_stack_get_visible_child (self->stack))
+        gtk_widget_set_visible (page, FALSE);
+    }
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "bind", G_CALLBACK (on_item_bind), self);
