@@ -788,6 +788,9 @@ _nearby_application_actions_init (NearbyApplication *self)
                                          (const char *[]) { "<primary>w", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh",
                                          (const char *[]) { "<primary>r", "F5", NULL });
+  /* GtkApplication's own, which it sets only for a gtk/help-overlay.ui (see the window). */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.show-help-overlay",
+                                         (const char *[]) { "<primary>question", NULL });
 }
 
 void

@@ -204,6 +204,13 @@ class MenusTest(ControlsTestCase):
         # the focus when it opens.
         self.press_keys('Escape')
         wait_for(lambda: not self.other_frames(), what='Escape to close the shortcuts')
+        # Ctrl+? opens it too (the window builds it when first asked, not GtkApplication).
+        self.give_focus()
+        self.press_control('?')
+        wait_for(lambda: any('Close Window' in self.texts(frame) for frame in self.other_frames()),
+                 what='Ctrl+? to open the shortcuts window')
+        self.press_keys('Escape')
+        wait_for(lambda: not self.other_frames(), what='Escape to close the shortcuts again')
 
         self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
         self.click(self.menu_item('About Nearby'))
