@@ -406,6 +406,30 @@ about_action (GSimpleAction *action,
   gtk_window_present (nearby_about_window_new (window, bluetooth));
 }
 
+/* Built when asked and gone once closed, where GtkApplication would build one for each window
+ * at start and keep it hidden: GTK 4.8 answers a screen reader asking for the application's
+ * window at an index past its last shown window (as it may just after a dialog closes) with the
+ * last window in its list, shown or not; a window never shown has no accessibility object yet,
+ * and the answer GTK builds for it fails (a g_variant_new_object_path critical), leaving the
+ * screen reader without the main window's contents. */
+static void
+shortcuts_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  NearbyApplication *self = user_data;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autoptr(GtkBuilder) builder = NULL;
+  GtkWindow *shortcuts;
+
+  builder = gtk_builder_new_from_resource ("/io/github/nearbyweb/Nearby/"
+                                           "nearby-shortcuts-window.ui");
+  shortcuts = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts_window"));
+  gtk_window_set_transient_for (shortcuts, window);
+  gtk_window_set_application (shortcuts, GTK_APPLICATION (self));
+  gtk_window_present (shortcuts);
+}
+
 static void
 on_preferences_destroy (NearbyApplication *self)
 {
@@ -753,6 +777,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "about", about_action },
+  { "shortcuts", shortcuts_action },
   { "preferences", preferences_action },
   { "demo", demo_action },
   { "power-on", power_on_action },
@@ -781,6 +806,8 @@ _nearby_application_actions_init (NearbyApplication *self)
                                    self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
                                          (const char *[]) { "<primary>q", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.shortcuts",
+                                         (const char *[]) { "<primary>question", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
                                          (const char *[]) { "<primary>comma", NULL });
   /* Every window of the app: the main window, Preferences and each Details. */
@@ -788,9 +815,6 @@ _nearby_application_actions_init (NearbyApplication *self)
                                          (const char *[]) { "<primary>w", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.refresh",
                                          (const char *[]) { "<primary>r", "F5", NULL });
-  /* GtkApplication's own, which it sets only for a gtk/help-overlay.ui (see the window). */
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "win.show-help-overlay",
-                                         (const char *[]) { "<primary>question", NULL });
 }
 
 void

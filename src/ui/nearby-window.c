@@ -628,28 +628,6 @@ try_again_action (GtkWidget  *widget,
     nearby_scanner_retry (NEARBY_SCANNER (self->source));
 }
 
-/* The shortcuts window, built when first shown rather than with the window (it is a window of
- * its own, with a few dozen widgets, that few people open). */
-static void
-show_help_overlay_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
-  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
-
-  if (overlay == NULL)
-    {
-      g_autoptr(GtkBuilder) builder =
-        gtk_builder_new_from_resource ("/io/github/nearbyweb/Nearby/nearby-shortcuts.ui");
-
-      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
-      gtk_application_window_set_help_overlay (window, overlay);
-    }
-
-  gtk_window_present (GTK_WINDOW (overlay));
-}
-
 static gboolean
 bluetooth_settings_available (void)
 {
@@ -974,8 +952,6 @@ nearby_window_class_init (NearbyWindowClass *klass)
                                    choose_lookup_policy_action);
   gtk_widget_class_install_action (widget_class, "win.object-menu", NULL, object_menu_action);
   gtk_widget_class_install_action (widget_class, "win.try-again", NULL, try_again_action);
-  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL,
-                                   show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.open-bluetooth-settings", NULL,
                                    open_bluetooth_settings_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);

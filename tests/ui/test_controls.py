@@ -204,7 +204,7 @@ class MenusTest(ControlsTestCase):
         # the focus when it opens.
         self.press_keys('Escape')
         wait_for(lambda: not self.other_frames(), what='Escape to close the shortcuts')
-        # Ctrl+? opens it too (the window builds it when first asked, not GtkApplication).
+        # Ctrl+? opens it too (the app builds it when asked, not GtkApplication at start).
         self.give_focus()
         self.press_control('?')
         wait_for(lambda: any('Close Window' in self.texts(frame) for frame in self.other_frames()),

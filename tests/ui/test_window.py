@@ -280,6 +280,32 @@ class BroadcastTest(NearbyTestCase):
         wait_for(lambda: len(bluez.GetAdvertisements('hci0')) == 0,
                  what='the advertisement to be unregistered')
 
+    def test_cancel_broadcasts_nothing(self):
+        """Cancel closes the dialog with nothing on air, and the window stays whole for a screen
+        reader: GTK 4.8 once answered the question for the closed dialog's place with a window
+        never shown (the keyboard shortcuts, built at start), logged a g_variant_new_object_path
+        critical, and the main window's contents were gone from the accessibility bus."""
+        bluez = self.start_bluez()
+        bluez.AddAdapter('hci0', True)
+        self.start_app()
+        self.click(self.wait_find(name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.click(self.wait_find(name='Broadcast a URL…', role=pyatspi.ROLE_MENU_ITEM))
+        entry = self.wait_find(name='Address to broadcast', role=pyatspi.ROLE_TEXT)
+        entry.queryEditableText().setTextContents('https://example.com/k')
+        self.wait_find(contains='Fits in an Eddystone-URL frame', what='the fits message')
+        self.click(self.wait_find(name='Cancel', role=pyatspi.ROLE_PUSH_BUTTON))
+        wait_for(lambda: self.find(self.app, name='Address to broadcast',
+                                   role=pyatspi.ROLE_TEXT) is None,
+                 what='the dialog to close')
+        self.assertEqual(len(bluez.GetAdvertisements('hci0')), 0, 'nothing broadcast')
+        self.assertIsNone(self.find(self.window, contains='Broadcasting'), 'a toast says it broadcasts')
+        # The main window's tree, walked again: its menu still offers to broadcast.
+        items = self.menu_items()
+        self.assertIn('Broadcast a URL…', items)
+        self.assertNotIn('Stop Broadcasting', items)
+        with open(self.app_log.name) as log:
+            self.assertNotIn('g_variant_new_object_path', log.read())
+
     def open_menu(self):
         self.click(self.wait_find(self.window, name='Main Menu', role=pyatspi.ROLE_PUSH_BUTTON))
         self.wait_find(name='Preferences', role=pyatspi.ROLE_MENU_ITEM)
