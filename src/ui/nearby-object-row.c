@@ -114,14 +114,23 @@ nearby_object_row_name (NearbyObject  *object,
                         char         **identity)
 {
   const char *url = nearby_object_get_url (object);
-  const char *title = nearby_object_get_title (object);
+  /* Not the resolver's stand-in for an untitled page ("[::1]/1140"). */
+  const char *title = nearby_object_row_page_title (object);
 
-  if ((title == NULL || *title == '\0') && url == NULL)
+  if (title == NULL && url == NULL)
     describe_identity (nearby_object_get_key (object), &title, identity);
   if (title != NULL && *title != '\0')
     return g_strdup (title);
 
-  /* Not the host alone: the row shows the host under its title already. */
+  /* An untitled page by the host its row shows as the title (without an IPv6 address's
+   * brackets, the demo's made-up host) and the path shown beneath: "::1/1140", so that a toast
+   * or a search names it as the row does. */
+  if (host != NULL && *host != '\0' && url != NULL)
+    {
+      g_autofree char *path = nearby_url_display_path (url);
+
+      return g_strconcat (host, path, NULL);
+    }
   if (host != NULL && url != NULL)
     return nearby_url_display_host_path (url);
 

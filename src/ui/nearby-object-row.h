@@ -23,8 +23,8 @@ void          nearby_object_row_set_object (NearbyObjectRow *self,
 void          nearby_object_row_popup_menu (NearbyObjectRow *self);
 
 /* What a row, and the Details window, are headed with: the page's title; for a beacon without a
- * web address, what it is (and who it is in @identity, optional); else the host and path of its
- * URL (@host is the URL's host, or NULL when it has none), the URL or the object's key. */
+ * web address, what it is (and who it is in @identity, optional); else @host (the host its row
+ * shows, or NULL when the URL has none) and the URL's path, the URL or the object's key. */
 char         *nearby_object_row_name       (NearbyObject    *object,
                                             const char      *host,
                                             char           **identity);

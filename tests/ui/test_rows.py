@@ -79,6 +79,14 @@ class NotLookedUpTest(RowsTestCase):
         self.assertEqual(items[:2], ['Open', 'Look Up Page'], items)
         self.press_keys('Escape')
 
+        # Its favourite toast names it as its row does: host and path, not "[::1]/1140".
+        wait_for(lambda: self.find(self.app, role=pyatspi.ROLE_MENU_ITEM) is None,
+                 what='the menu to close')
+        self.open_row_menu('::1')
+        self.click(self.wait_find(name='Add to Favourites', role=pyatspi.ROLE_MENU_ITEM))
+        self.wait_find(self.window, name='::1/1140 was added to favourites',
+                       what='the toast naming the untitled page as its row does')
+
 
 class DemoRowsTest(RowsTestCase):
     app_args = ['--demo']
