@@ -95,6 +95,40 @@ class ConfigureBeaconTest(NearbyTestCase):
         self.wait_find(self.window, name='More about New Kiosk', role=pyatspi.ROLE_PUSH_BUTTON,
                        what='the new page in the list')
 
+    def set_spin(self, dialog, name, value):
+        spin = self.wait_find(dialog, name=name, role=pyatspi.ROLE_SPIN_BUTTON, what=name)
+        spin.queryValue().currentValue = value
+        wait_for(lambda: spin.queryValue().currentValue == value,
+                 what=f'“{name}” at {value} (have {spin.queryValue().currentValue})')
+        return spin
+
+    def test_change_the_radio_power_and_interval(self):
+        bluez, path, dialog = self.open_configure_dialog()
+        self.wait_find(dialog, contains='Radio power 0 dBm, every 1000 ms',
+                       what='the power and interval read from the beacon')
+        config = bluez.GetBeaconConfig(path)
+        self.assertEqual((int(config['radio-tx0']), int(config['interval0'])), (0, 1000))
+
+        # -10 dBm is not among this beacon's levels (-12, -8, …): it takes the next one up,
+        # and the dialog says what the beacon read back, not what was asked.
+        power = self.set_spin(dialog, 'Radio Power (dBm)', -10)
+        interval = self.set_spin(dialog, 'Interval (ms)', 500)
+        self.assertEqual(int(bluez.GetBeaconConfig(path)['interval0']), 1000,
+                         'nothing written before Write')
+
+        self.click(self.find(dialog, name='Write', role=pyatspi.ROLE_PUSH_BUTTON))
+        self.wait_find(dialog, contains='radio power 0 → -8 dBm; interval 1000 → 500 ms',
+                       what='what changed, as read back')
+        self.screenshot('configure-beacon-power-interval')
+        config = bluez.GetBeaconConfig(path)
+        self.assertEqual((int(config['radio-tx0']), int(config['interval0'])), (-8, 500))
+        self.assertEqual(bytes(config['slot0'])[3:], f'{self.host}/a'.encode(),
+                         'the URL left as it was')
+        # The fields show what the beacon holds now.
+        wait_for(lambda: power.queryValue().currentValue == -8,
+                 what=f'the power field at -8 (have {power.queryValue().currentValue})')
+        self.assertEqual(interval.queryValue().currentValue, 500)
+
     def test_locked_beacon_and_a_wrong_key(self):
         _, _, dialog = self.open_configure_dialog(locked=True,
                                                   key=dbus.ByteArray(bytes(range(16))))
