@@ -24,8 +24,7 @@ struct _NearbyObjectRow
   GBytes       *shown_icon;
 
   GtkWidget    *box;
-  GtkStack     *icon_stack;
-  AdwAvatar    *avatar;
+  AdwAvatar    *avatar;     /* made for the first title without an icon, or NULL */
   GtkImage     *icon_image;
   GtkLabel     *title_label;
   GtkWidget    *favourite_image;
@@ -194,13 +193,86 @@ badge_for (NearbyObject          *object,
   return NULL;
 }
 
+/* One texture per icon for the whole app: rows of objects whose pages share an icon show the
+ * same one, and a row bound again to an object shows it without decoding it again. Weak: a
+ * texture lives as long as a row shows it. */
+static GHashTable *textures;    /* GBytes (the icon's PNG) -> GdkTexture, weak */
+
+static void
+texture_gone (gpointer  data,
+              GObject  *texture)
+{
+  GBytes *icon = data;
+
+  g_hash_table_remove (textures, icon);
+  g_bytes_unref (icon);
+}
+
+static GdkTexture *
+texture_for_icon (GBytes *icon)
+{
+  GdkTexture *texture;
+
+  if (textures == NULL)
+    textures = g_hash_table_new (g_bytes_hash, g_bytes_equal);
+
+  texture = g_hash_table_lookup (textures, icon);
+  if (texture != NULL)
+    return g_object_ref (texture);
+
+  /* The resolver re-encodes every icon it accepts as a small PNG of the size shown: these are
+   * our own bytes, decoded once. */
+  texture = gdk_texture_new_from_bytes (icon, NULL);
+  if (texture == NULL)
+    return NULL;
+
+  /* The table's key is released with the texture. */
+  icon = g_bytes_ref (icon);
+  g_hash_table_insert (textures, icon, texture);
+  g_object_weak_ref (G_OBJECT (texture), texture_gone, icon);
+
+  return texture;
+}
+
 /* Initials, as AdwAvatar draws them, only for a title the page gave: before its look-up, the
  * first character of a host or an address ("1", "[") was the same on every row. */
 static void
-nearby_object_row_update_placeholder (NearbyObjectRow *self,
-                                      const char      *page_title)
+nearby_object_row_show_initials (NearbyObjectRow *self,
+                                 const char      *page_title)
 {
+  if (self->avatar == NULL)
+    {
+      self->avatar = ADW_AVATAR (adw_avatar_new (40, NULL, TRUE));
+      gtk_widget_set_valign (GTK_WIDGET (self->avatar), GTK_ALIGN_CENTER);
+      gtk_box_prepend (GTK_BOX (self->box), GTK_WIDGET (self->avatar));
+    }
+
   adw_avatar_set_text (self->avatar, page_title);
+  gtk_widget_set_visible (GTK_WIDGET (self->avatar), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->icon_image), FALSE);
+}
+
+static void
+nearby_object_row_show_image (NearbyObjectRow *self,
+                              gboolean         pending)
+{
+  if (self->avatar != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->avatar), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->icon_image), TRUE);
+
+  if (pending)
+    {
+      gtk_image_set_from_icon_name (self->icon_image, "web-browser-symbolic");
+      gtk_image_set_pixel_size (self->icon_image, 20);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->icon_image), "nearby-icon");
+      gtk_widget_add_css_class (GTK_WIDGET (self->icon_image), "nearby-pending");
+    }
+  else
+    {
+      gtk_image_set_pixel_size (self->icon_image, 40);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->icon_image), "nearby-pending");
+      gtk_widget_add_css_class (GTK_WIDGET (self->icon_image), "nearby-icon");
+    }
 }
 
 static void
@@ -208,27 +280,28 @@ nearby_object_row_update_icon (NearbyObjectRow *self)
 {
   GBytes *icon = nearby_object_get_icon_data (self->object);
   g_autoptr(GdkTexture) texture = NULL;
+  const char *page_title;
 
   if (icon != NULL && icon == self->shown_icon)
     return;
   g_clear_pointer (&self->shown_icon, g_bytes_unref);
 
-  /* The resolver re-encodes every icon it accepts as a small PNG: these are our own bytes. */
   if (icon != NULL)
-    texture = gdk_texture_new_from_bytes (icon, NULL);
+    texture = texture_for_icon (icon);
   if (texture != NULL)
     {
       self->shown_icon = g_bytes_ref (icon);
       gtk_image_set_from_paintable (self->icon_image, GDK_PAINTABLE (texture));
-      gtk_stack_set_visible_child_name (self->icon_stack, "icon");
+      nearby_object_row_show_image (self, FALSE);
+      return;
     }
-  else
-    {
-      const char *page_title = nearby_object_row_page_title (self->object);
 
-      gtk_stack_set_visible_child_name (self->icon_stack,
-                                        page_title != NULL ? "initials" : "pending");
-    }
+  /* An untitled page's stand-in title (host and path) gets no initials, as before a look-up. */
+  page_title = nearby_object_row_page_title (self->object);
+  if (page_title != NULL)
+    nearby_object_row_show_initials (self, page_title);
+  else
+    nearby_object_row_show_image (self, TRUE);
 }
 
 /* Every entry of the row's menu is an app action on one string: the object's key, a host or a
@@ -573,7 +646,6 @@ nearby_object_row_update (NearbyObjectRow *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "nearby-stale");
 
-  nearby_object_row_update_placeholder (self, page_title);
   nearby_object_row_update_icon (self);
 
   nearby_object_row_update_accessible (self, title, shown_host != NULL ? shown_host : path,
@@ -740,8 +812,6 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/nearbyweb/Nearby/nearby-object-row.ui");
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, box);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_stack);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, avatar);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_image);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, title_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, favourite_image);
