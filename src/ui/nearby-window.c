@@ -134,6 +134,54 @@ nearby_window_page_title (NearbyWindow *self,
   return _("Nearby objects");
 }
 
+/* A status page's icon is set when the page is first shown: GtkStack measures every page, and
+ * Adwaita's icons at a status page's 128 px are SVGs, which GTK 4.8 renders with librsvg (about
+ * 8 MiB of resident memory loaded for icons nobody sees). The page shown at rest has its icon
+ * pre-rendered (data/icons/listening/README.md). */
+static const struct {
+  const char *page;
+  const char *icon_name;
+} page_icons[] = {
+  { "first-run", "io.github.nearbyweb.Nearby-symbolic" },
+  { "searching", "io.github.nearbyweb.Nearby.listening-symbolic" },
+  { "hidden", "view-conceal-symbolic" },
+  { "off", "bluetooth-disabled-symbolic" },
+  { "no-adapter", "bluetooth-disabled-symbolic" },
+  { "no-service", "dialog-warning-symbolic" },
+  { "rfkill-blocked", "airplane-mode-symbolic" },
+  { "error", "dialog-error-symbolic" },
+  { "finished", "media-playback-stop-symbolic" },
+  { "no-results", "edit-find-symbolic" },
+};
+
+const char *
+nearby_window_page_icon (const char *page)
+{
+  g_return_val_if_fail (page != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (page_icons); i++)
+    if (g_str_equal (page_icons[i].page, page))
+      return page_icons[i].icon_name;
+
+  return NULL;
+}
+
+static void
+nearby_window_set_page_icon (NearbyWindow *self,
+                             const char   *page)
+{
+  GtkWidget *child;
+
+  /* Until the window is shown, its page may still change: it starts on the first-run page
+   * until it learns whether the question was answered. */
+  if (page == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+
+  child = gtk_stack_get_child_by_name (self->stack, page);
+  if (ADW_IS_STATUS_PAGE (child) && adw_status_page_get_icon_name (ADW_STATUS_PAGE (child)) == NULL)
+    adw_status_page_set_icon_name (ADW_STATUS_PAGE (child), nearby_window_page_icon (page));
+}
+
 static void
 nearby_window_update_page (NearbyWindow *self)
 {
@@ -153,7 +201,10 @@ nearby_window_update_page (NearbyWindow *self)
 
   page = nearby_window_page_for (state, n_objects, n_hidden, chosen);
 
+  /* Only a search leaves nothing to show: without one, an empty filter model is one that has
+   * not seen the objects' change yet, and its "No Results" would flash (and load its icon). */
   if (g_str_equal (page, "list") && self->shown_objects != NULL &&
+      gtk_search_bar_get_search_mode (self->search_bar) &&
       g_list_model_get_n_items (G_LIST_MODEL (self->shown_objects)) == 0)
     page = "no-results";
 
@@ -218,6 +269,7 @@ nearby_window_update_page (NearbyWindow *self)
     {
       adw_window_title_set_subtitle (self->window_title, NULL);
     }
+  nearby_window_set_page_icon (self, page);
   /* Pages are hidden until first shown (see nearby_window_init), and a stack shows no hidden
    * child. */
   gtk_widget_set_visible (gtk_stack_get_child_by_name (self->stack, page), TRUE);
@@ -769,6 +821,8 @@ nearby_window_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (nearby_window_parent_class)->map (widget);
 
+  nearby_window_set_page_icon (NEARBY_WINDOW (widget),
+                               gtk_stack_get_visible_child_name (NEARBY_WINDOW (widget)->stack));
   nearby_window_update_on_screen (NEARBY_WINDOW (widget));
 }
 

@@ -42,5 +42,7 @@ const char   *nearby_window_page_for    (NearbySourceState  state,
                                          guint              n_objects,
                                          guint              n_hidden,
                                          gboolean           privacy_choice_made);
+/* The icon a status page of the window shows (set when the page is first shown), or NULL. */
+const char   *nearby_window_page_icon   (const char        *page);
 
 G_END_DECLS
