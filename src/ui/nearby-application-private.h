@@ -39,6 +39,7 @@ struct _NearbyApplication
   GCancellable      *cancellable;
   guint              n_opening;    /* pages asked of the browser, their visits not yet recorded */
   guint              quit_signal_sources[3];
+  guint              trim_source;  /* gives memory back once the last object has gone */
 
   gboolean           developer;    /* --developer: for this run only */
   gboolean           start_demo;

@@ -12,6 +12,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "nearby-a11y.h"
 #include "nearby-application-private.h"
@@ -20,6 +23,38 @@
 #include "nearby-resources.h"
 #include "nearby-settings.h"
 #include "nearby-url-policy.h"
+
+/* Once the last object has gone, what it took is given back to the system: glibc keeps freed
+ * memory in each thread's arena (the resolver's, GDBus's, the icon decoder's) for the next
+ * allocation, which after a crowd has left may not come for hours. Seconds later, so that a list
+ * that empties and fills again does not trim each time. */
+#define TRIM_DELAY_S 3
+
+static gboolean
+trim_memory (gpointer user_data)
+{
+  NearbyApplication *self = user_data;
+
+  self->trim_source = 0;
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_objects_changed (NearbyApplication *self,
+                    guint              position,
+                    guint              removed,
+                    guint              added,
+                    GListModel        *objects)
+{
+  if (g_list_model_get_n_items (objects) > 0)
+    g_clear_handle_id (&self->trim_source, g_source_remove);
+  else if (removed > 0 && self->trim_source == 0)
+    self->trim_source = g_timeout_add_seconds (TRIM_DELAY_S, trim_memory, self);
+}
 
 G_DEFINE_FINAL_TYPE (NearbyApplication, nearby_application, ADW_TYPE_APPLICATION)
 
@@ -426,6 +461,8 @@ nearby_application_startup (GApplication *app)
   self->objects = nearby_object_list_new (NULL);
   g_signal_connect_object (self->objects, "object-added",
                            G_CALLBACK (on_object_added), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->objects, "items-changed",
+                           G_CALLBACK (on_objects_changed), self, G_CONNECT_SWAPPED);
   g_settings_bind_with_mapping (self->settings, "stale-seconds", self->objects, "stale-timeout",
                                 G_SETTINGS_BIND_GET, seconds_to_ms, NULL, NULL, NULL);
   g_settings_bind_with_mapping (self->settings, "expiry-seconds", self->objects, "expiry-timeout",
@@ -478,6 +515,8 @@ static void
 nearby_application_shutdown (GApplication *app)
 {
   NearbyApplication *self = NEARBY_APPLICATION (app);
+
+  g_clear_handle_id (&self->trim_source, g_source_remove);
 
   _nearby_application_exit_flush (self);
   g_cancellable_cancel (self->cancellable);
