@@ -345,6 +345,9 @@ nearby_application_activate (GApplication *app)
                               G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
       g_object_bind_property (self, "needs-privacy-choice", window, "needs-privacy-choice",
                               G_BINDING_SYNC_CREATE);
+      /* Starting (templates, style sheets, the first frame) leaves freed memory behind too. */
+      if (g_list_model_get_n_items (G_LIST_MODEL (self->objects)) == 0 && self->trim_source == 0)
+        self->trim_source = g_timeout_add_seconds (TRIM_DELAY_S, trim_memory, self);
     }
 
   gtk_window_present (window);
