@@ -80,7 +80,8 @@ test_own_icons_in_resource (void)
       g_autofree char *png = NULL;
       g_autoptr(GBytes) icon = NULL;
 
-      if (name == NULL || !g_str_has_prefix (name, APP_ICON_PREFIX))
+      if (name == NULL
+          || !(g_str_has_prefix (name, APP_ICON_PREFIX) || g_str_has_prefix (name, "nearby-")))
         continue;
 
       svg = g_strdup_printf (RESOURCE_BASE "/icons/scalable/apps/%s.svg", name);
@@ -99,7 +100,10 @@ test_own_icons_in_resource (void)
 /* The page shown while scanning with nothing around (the app at rest) has its icon as PNGs
  * pre-rendered by gtk4-encode-symbolic-svg, at 128 px and for a scale of 2: an SVG there (as
  * Adwaita has them at that size) made GTK 4.8 load librsvg at rest, about 8 MiB of resident
- * memory (bench-memory: 1.21 x the bare window's, 1.11 x without). */
+ * memory (bench-memory: 1.21 x the bare window's, 1.11 x without). Its name has no dot: GTK 4.8
+ * took "io.github.nearbyweb.Nearby.listening-symbolic.symbolic.png" for an icon named
+ * "io.github.nearbyweb.Nearby" (the page showed "image missing", and the About window, which
+ * shows the app's icon, ended the app when it could not load that file). */
 static void
 test_rest_page_icon_is_prerendered (void)
 {
@@ -107,7 +111,7 @@ test_rest_page_icon_is_prerendered (void)
   const char * const sizes[] = { "128x128", "128x128@2" };
 
   g_assert_nonnull (name);
-  g_assert_true (g_str_has_prefix (name, APP_ICON_PREFIX));
+  g_assert_null (strchr (name, '.'));
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
       g_autofree char *path = g_strdup_printf (RESOURCE_BASE "/icons/%s/status/%s.symbolic.png",

@@ -137,13 +137,13 @@ nearby_window_page_title (NearbyWindow *self,
 /* A status page's icon is set when the page is first shown: GtkStack measures every page, and
  * Adwaita's icons at a status page's 128 px are SVGs, which GTK 4.8 renders with librsvg (about
  * 8 MiB of resident memory loaded for icons nobody sees). The page shown at rest has its icon
- * pre-rendered (data/icons/listening/README.md). */
+ * pre-rendered, under a name without dots (data/icons/listening/README.md). */
 static const struct {
   const char *page;
   const char *icon_name;
 } page_icons[] = {
   { "first-run", "io.github.nearbyweb.Nearby-symbolic" },
-  { "searching", "io.github.nearbyweb.Nearby.listening-symbolic" },
+  { "searching", "nearby-listening-symbolic" },
   { "hidden", "view-conceal-symbolic" },
   { "off", "bluetooth-disabled-symbolic" },
   { "no-adapter", "bluetooth-disabled-symbolic" },
