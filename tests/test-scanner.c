@@ -92,6 +92,18 @@ fixture_tear_down (Fixture       *f,
 }
 
 /* Starts the mock with a powered hci0 and a scanner, and waits until it scans. */
+/* The build's sd-bus connection, unless told to use GDBus (the test registered as
+ * test-scanner-gdbus, `--gdbus-signals`). */
+static const char *
+expected_signal_reader (void)
+{
+#ifdef HAVE_SD_BUS
+  if (g_strcmp0 (g_getenv ("NEARBY_SCANNER_SIGNALS"), "gdbus") != 0)
+    return "sd-bus";
+#endif
+  return "gdbus";
+}
+
 static void
 start_scanning (Fixture *f)
 {
@@ -99,6 +111,7 @@ start_scanning (Fixture *f)
   bluez_mock_add_adapter (&f->mock, "hci0", TRUE);
   create_scanner (f, NULL);
   WAIT_UNTIL (scanner_state (f) == NEARBY_SOURCE_STATE_SCANNING);
+  g_assert_cmpstr (nearby_scanner_get_signal_reader (f->scanner), ==, expected_signal_reader ());
 }
 
 /* Tests */
@@ -965,6 +978,13 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* Every test again with the Device1 signals taken off the GDBus connection, as a build
+   * without libsystemd does. */
+  if (argc > 1 && g_str_equal (argv[argc - 1], "--gdbus-signals"))
+    {
+      g_setenv ("NEARBY_SCANNER_SIGNALS", "gdbus", TRUE);
+      argv[--argc] = NULL;
+    }
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \

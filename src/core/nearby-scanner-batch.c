@@ -138,6 +138,11 @@ _nearby_scanner_batch_flush (NearbyScanner *self)
 {
   g_autoptr(GPtrArray) messages = NULL;
 
+  if (self->sdbus != NULL)
+    {
+      _nearby_scanner_sdbus_flush (self);
+      return;
+    }
   if (self->batch == NULL)
     return;
 
@@ -217,9 +222,15 @@ filter_cb (GDBusConnection *connection,
 }
 
 void
-_nearby_scanner_batch_start (NearbyScanner *self)
+_nearby_scanner_batch_start (NearbyScanner *self,
+                             gboolean       gdbus_only)
 {
-  NearbyScannerBatch *batch = g_atomic_rc_box_new0 (NearbyScannerBatch);
+  NearbyScannerBatch *batch;
+
+  if (!gdbus_only && _nearby_scanner_sdbus_start (self, self->bus_address))
+    return;
+
+  batch = g_atomic_rc_box_new0 (NearbyScannerBatch);
 
   g_mutex_init (&batch->mutex);
   batch->context = g_main_context_ref_thread_default ();
@@ -230,6 +241,7 @@ _nearby_scanner_batch_start (NearbyScanner *self)
   self->batch = batch;
   self->batch_filter_id = g_dbus_connection_add_filter (self->connection, filter_cb,
                                                         batch_ref (batch), batch_unref);
+  self->signals_ready = TRUE;
 }
 
 void
@@ -240,6 +252,11 @@ _nearby_scanner_batch_follow (NearbyScanner *self,
   NearbyScannerBatch *batch = self->batch;
   g_autoptr(GPtrArray) messages = NULL;
 
+  if (self->sdbus != NULL)
+    {
+      _nearby_scanner_sdbus_follow (self, adapter_path);
+      return;
+    }
   if (batch == NULL)
     return;
 
@@ -260,6 +277,11 @@ void
 _nearby_scanner_batch_forget (NearbyScanner *self,
                               const char    *path)
 {
+  if (self->sdbus != NULL)
+    {
+      _nearby_scanner_sdbus_forget (self, path);
+      return;
+    }
   if (self->batch == NULL)
     return;
 
@@ -273,6 +295,7 @@ _nearby_scanner_batch_stop (NearbyScanner *self)
 {
   g_autoptr(GPtrArray) messages = NULL;
 
+  _nearby_scanner_sdbus_stop (self);
   if (self->batch == NULL)
     return;
 

@@ -193,49 +193,72 @@ device_new_for_proxy (GDBusProxy *proxy)
 
   device->address = device_address (proxy);
   device->rssi = rssi_of_variant (rssi);
-  /* The proxy's cache holds what the device had when it appeared: later changes come through
-   * nearby-scanner-batch.c, not into the cache, and are passed as @uuids below. */
+  /* What the device listed until it sent a beacon frame, as both signal readers keep the
+   * proxy's cache (nearby-scanner-batch.c, nearby-scanner-sdbus.c); later changes are passed
+   * to _nearby_scanner_device_advert() as @uuids. */
   device->config_offer = config_offer_of_uuids (uuids);
 
   return device;
+}
+
+static int
+rssi_of_int (gboolean has_rssi,
+             int      value)
+{
+  if (has_rssi && value >= RSSI_MIN && value <= RSSI_MAX)
+    return value;
+
+  return NEARBY_RSSI_UNKNOWN;
 }
 
 /* A device without a beacon frame: said only to whoever asks (`nearby scan --all`). */
 static void
 other_device_heard (NearbyScanner *self,
                     GDBusProxy    *proxy,
-                    GVariant      *rssi,
+                    gboolean       has_rssi,
+                    int            rssi,
                     gboolean       rssi_invalidated)
 {
   g_autofree char *address = NULL;
-  g_autoptr(GVariant) cached_rssi = NULL;
 
   if (!_nearby_scanner_wants_other_devices (self))
     return;
 
   address = device_address (proxy);
-  if (rssi == NULL)
-    rssi = cached_rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+  if (!has_rssi)
+    {
+      g_autoptr(GVariant) cached_rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
+
+      has_rssi = cached_rssi != NULL && g_variant_is_of_type (cached_rssi, G_VARIANT_TYPE_INT16);
+      if (has_rssi)
+        rssi = g_variant_get_int16 (cached_rssi);
+    }
 
   _nearby_scanner_emit_other_device (self, proxy, address,
                                      rssi_invalidated ? NEARBY_RSSI_UNKNOWN
-                                                      : rssi_of_variant (rssi));
+                                                      : rssi_of_int (has_rssi, rssi));
 }
 
-/* Handles the advert data of one device, from its first appearance or from a PropertiesChanged.
- * Any of @rssi, @service_data, @manufacturer_data, @uuids may be NULL. */
-void
-_nearby_scanner_device_changed (NearbyScanner *self,
-                                GDBusProxy    *proxy,
-                                GVariant      *rssi,
-                                GVariant      *service_data,
-                                GVariant      *manufacturer_data,
-                                GVariant      *uuids,
-                                gboolean       rssi_invalidated)
+gboolean
+_nearby_scanner_device_is_beacon (NearbyScanner *self,
+                                  const char    *path)
 {
-  const char *path = g_dbus_proxy_get_object_path (proxy);
+  return g_hash_table_contains (self->devices, path);
+}
+
+void
+_nearby_scanner_device_advert (NearbyScanner *self,
+                               const char    *path,
+                               GDBusProxy    *proxy,
+                               gboolean       has_rssi,
+                               int            rssi,
+                               GVariant      *service_data,
+                               GVariant      *manufacturer_data,
+                               GVariant      *uuids,
+                               gboolean       rssi_invalidated)
+{
+  g_autoptr(GDBusInterface) looked_up = NULL;
   NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
-  gboolean rssi_changed;
   Device *device;
   guint n_frames;
 
@@ -251,12 +274,21 @@ _nearby_scanner_device_changed (NearbyScanner *self,
   device = g_hash_table_lookup (self->devices, path);
   if (device == NULL)
     {
-      if (n_frames == 0 && rssi == NULL && !rssi_invalidated && service_data == NULL
+      /* UUIDs alone (or a device that appeared without advert data) is no advert. */
+      if (n_frames == 0 && !has_rssi && !rssi_invalidated && service_data == NULL
           && manufacturer_data == NULL)
+        return;
+      if (proxy == NULL && self->manager != NULL)
+        {
+          looked_up = g_dbus_object_manager_get_interface (self->manager, path,
+                                                           NEARBY_BLUEZ_DEVICE_IFACE);
+          proxy = (GDBusProxy *) looked_up;
+        }
+      if (proxy == NULL)
         return;
       if (n_frames == 0)
         {
-          other_device_heard (self, proxy, rssi, rssi_invalidated);
+          other_device_heard (self, proxy, has_rssi, rssi, rssi_invalidated);
           return;
         }
       device = device_new_for_proxy (proxy);
@@ -266,9 +298,8 @@ _nearby_scanner_device_changed (NearbyScanner *self,
   if (uuids != NULL)
     device->config_offer = config_offer_of_uuids (uuids);
 
-  rssi_changed = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
-  if (rssi_changed)
-    device->rssi = rssi_of_variant (rssi);
+  if (has_rssi)
+    device->rssi = rssi_of_int (TRUE, rssi);
   if (rssi_invalidated)
     device->rssi = NEARBY_RSSI_UNKNOWN;
 
@@ -292,7 +323,7 @@ _nearby_scanner_device_changed (NearbyScanner *self,
     }
 
   /* An RSSI change means an advert arrived, even when its bytes were the same as before. */
-  if (n_frames == 0 && rssi_changed)
+  if (n_frames == 0 && has_rssi)
     {
       StoredFrame *stored = &device->frames[NEARBY_FRAME_KIND_URL];
 
@@ -301,6 +332,24 @@ _nearby_scanner_device_changed (NearbyScanner *self,
       if (stored->present)
         emit_sighting (self, device, &stored->frame, stored->raw, stored->raw_len);
     }
+}
+
+/* Handles the advert data of one device, from its first appearance or from a PropertiesChanged.
+ * Any of @rssi, @service_data, @manufacturer_data, @uuids may be NULL. */
+void
+_nearby_scanner_device_changed (NearbyScanner *self,
+                                GDBusProxy    *proxy,
+                                GVariant      *rssi,
+                                GVariant      *service_data,
+                                GVariant      *manufacturer_data,
+                                GVariant      *uuids,
+                                gboolean       rssi_invalidated)
+{
+  gboolean has_rssi = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
+
+  _nearby_scanner_device_advert (self, g_dbus_proxy_get_object_path (proxy), proxy, has_rssi,
+                                 has_rssi ? g_variant_get_int16 (rssi) : 0, service_data,
+                                 manufacturer_data, uuids, rssi_invalidated);
 }
 
 void

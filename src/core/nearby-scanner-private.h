@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 #define SCANNER_CALL_TIMEOUT_MS 10000
 
 typedef struct _NearbyScannerBatch NearbyScannerBatch;
+typedef struct _NearbyScannerSdBus NearbyScannerSdBus;
 
 struct _NearbyScanner
 {
@@ -31,8 +32,13 @@ struct _NearbyScanner
   GDBusProxy         *adapter;
   char               *owner;     /* the bluetoothd our adapter and session belong to */
   GHashTable         *devices;   /* object path -> Device, see nearby-scanner-devices.c */
-  NearbyScannerBatch *batch;     /* Device1 signals off the main loop, nearby-scanner-batch.c */
+  char               *bus_address; /* the system bus's */
+  /* Device1 signals off the main loop: on an sd-bus connection (nearby-scanner-sdbus.c) or,
+   * without one, taken off the GDBus connection (nearby-scanner-batch.c). */
+  NearbyScannerSdBus *sdbus;
+  NearbyScannerBatch *batch;
   guint               batch_filter_id;
+  gboolean            signals_ready;  /* the signals are followed, discovery may start */
 
   NearbySourceState   state;
   char               *state_message;
@@ -73,8 +79,10 @@ void        _nearby_scanner_device_properties_changed (NearbyScanner      *self,
 
 /* nearby-scanner-batch.c */
 /* Takes the Device1 PropertiesChanged of the followed bluetoothd and adapter off the main loop
- * from now on (self->connection is set). */
-void        _nearby_scanner_batch_start         (NearbyScanner        *self);
+ * from now on (self->connection is set): on an sd-bus connection when there is one, unless
+ * @gdbus_only. self->signals_ready is set when they are followed. */
+void        _nearby_scanner_batch_start         (NearbyScanner        *self,
+                                                 gboolean              gdbus_only);
 void        _nearby_scanner_batch_stop          (NearbyScanner        *self);
 /* Which bluetoothd (its unique name) and adapter the signals taken are from; NULL: none. What
  * was taken until then is applied first. */
@@ -86,6 +94,23 @@ void        _nearby_scanner_batch_follow        (NearbyScanner        *self,
 void        _nearby_scanner_batch_flush         (NearbyScanner        *self);
 /* @path went away: its next signal is a first one again. */
 void        _nearby_scanner_batch_forget        (NearbyScanner        *self,
+                                                 const char           *path);
+
+/* The sd-bus connection asked for the Device1 signals, or could not (@ok FALSE). */
+void        _nearby_scanner_sdbus_ready         (NearbyScanner        *self,
+                                                 gboolean              ok);
+
+/* nearby-scanner-sdbus.c, called by nearby-scanner-batch.c's functions when self->sdbus is set */
+/* FALSE when there is no sd-bus (not built with libsystemd, NEARBY_SCANNER_SIGNALS=gdbus, or it
+ * cannot connect to @address); otherwise self->sdbus is set and _nearby_scanner_sdbus_ready()
+ * follows. */
+gboolean    _nearby_scanner_sdbus_start         (NearbyScanner        *self,
+                                                 const char           *address);
+void        _nearby_scanner_sdbus_stop          (NearbyScanner        *self);
+void        _nearby_scanner_sdbus_follow        (NearbyScanner        *self,
+                                                 const char           *adapter_path);
+void        _nearby_scanner_sdbus_flush         (NearbyScanner        *self);
+void        _nearby_scanner_sdbus_forget        (NearbyScanner        *self,
                                                  const char           *path);
 
 /* nearby-scanner-discovery.c */
@@ -126,5 +151,19 @@ void        _nearby_scanner_device_changed      (NearbyScanner        *self,
                                                  GVariant             *manufacturer_data,
                                                  GVariant             *uuids,
                                                  gboolean              rssi_invalidated);
+/* The same for a signal read without GVariants for its RSSI (@has_rssi, @rssi); @proxy may be
+ * NULL, and is then looked up only when the device is not yet known as a beacon. */
+void        _nearby_scanner_device_advert       (NearbyScanner        *self,
+                                                 const char           *path,
+                                                 GDBusProxy           *proxy,
+                                                 gboolean              has_rssi,
+                                                 int                   rssi,
+                                                 GVariant             *service_data,
+                                                 GVariant             *manufacturer_data,
+                                                 GVariant             *uuids,
+                                                 gboolean              rssi_invalidated);
+/* Whether @path sent a beacon frame (and so is followed without its proxy). */
+gboolean    _nearby_scanner_device_is_beacon    (NearbyScanner        *self,
+                                                 const char           *path);
 
 G_END_DECLS

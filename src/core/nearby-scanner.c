@@ -186,7 +186,7 @@ refresh (NearbyScanner *self)
 {
   g_autofree char *owner = NULL;
 
-  if (self->manager == NULL || self->stopped)
+  if (self->manager == NULL || self->stopped || !self->signals_ready)
     return;
 
   owner = g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
@@ -319,10 +319,12 @@ on_properties_changed (GDBusObjectManagerClient *manager,
   const char *name = g_dbus_proxy_get_interface_name (proxy);
 
   /* Device1 signals of our bluetoothd come in batches (nearby-scanner-batch.c); those from
-   * before a change of the adapter apply first. */
+   * before a change of the adapter apply first. Read on an sd-bus connection, they may still
+   * come here too until the match rules are narrowed (narrow_gdbus_matches()): ignored. */
   if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
     {
-      _nearby_scanner_device_properties_changed (self, proxy, changed, invalidated);
+      if (self->sdbus == NULL)
+        _nearby_scanner_device_properties_changed (self, proxy, changed, invalidated);
     }
   else if (proxy == self->adapter)
     {
@@ -352,6 +354,87 @@ _nearby_scanner_device_properties_changed (NearbyScanner      *self,
 }
 
 static void
+match_call_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autofree char *rule = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result,
+                                                             &error);
+
+  if (reply == NULL)
+    g_debug ("Match rule %s: %s", rule, error->message);
+}
+
+static void
+call_match (NearbyScanner *self,
+            const char    *method,
+            const char    *rule)
+{
+  g_dbus_connection_call (self->connection,
+                          "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                          method, g_variant_new ("(s)", rule), NULL,
+                          G_DBUS_CALL_FLAGS_NONE, -1, NULL, match_call_cb,
+                          g_strconcat (method, " ", rule, NULL));
+}
+
+/* GDBusObjectManagerClient asks the bus for every signal of bluetoothd (GLib 2.74's
+ * subscribe_signals(): "type='signal',sender='OWNER'" for the path "/"). Taking that rule
+ * away again on the scanner's own connection keeps the Device1 signals, read on the sd-bus
+ * connection, from waking GDBus's worker thread too. Should GLib word its rule otherwise, the
+ * RemoveMatch fails, the signals still come, and on_properties_changed() ignores them. */
+static void
+remove_gdbus_owner_match (NearbyScanner *self,
+                          const char    *owner)
+{
+  g_autofree char *rule = g_strdup_printf ("type='signal',sender='%s'", owner);
+
+  call_match (self, "RemoveMatch", rule);
+}
+
+/* What the scanner's GDBus connection still needs from bluetoothd: objects and interfaces that
+ * come and go, and the adapter's properties. Asked for before the object manager's own rule is
+ * taken away, so that none of them is missed between the two. */
+static void
+narrow_gdbus_matches (NearbyScanner *self)
+{
+  g_autofree char *owner =
+    g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
+
+  call_match (self, "AddMatch",
+              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
+              "interface='org.freedesktop.DBus.ObjectManager'");
+  call_match (self, "AddMatch",
+              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
+              "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+              "arg0='" NEARBY_BLUEZ_ADAPTER_IFACE "'");
+  if (owner != NULL)
+    remove_gdbus_owner_match (self, owner);
+}
+
+void
+_nearby_scanner_sdbus_ready (NearbyScanner *self,
+                             gboolean       ok)
+{
+  if (self->manager == NULL || self->signals_ready)
+    return;
+
+  if (ok)
+    {
+      narrow_gdbus_matches (self);
+      self->signals_ready = TRUE;
+    }
+  else
+    {
+      _nearby_scanner_sdbus_stop (self);
+      _nearby_scanner_batch_start (self, TRUE);
+    }
+
+  refresh (self);
+}
+
+static void
 on_name_owner_changed (GDBusObjectManagerClient *manager,
                        GParamSpec               *pspec,
                        NearbyScanner            *self)
@@ -359,6 +442,9 @@ on_name_owner_changed (GDBusObjectManagerClient *manager,
   g_autofree char *owner = g_dbus_object_manager_client_get_name_owner (manager);
 
   g_debug ("org.bluez is now owned by %s", owner != NULL ? owner : "nobody");
+
+  if (self->sdbus != NULL && self->signals_ready && owner != NULL)
+    remove_gdbus_owner_match (self, owner);
 
   /* A new bluetoothd knows nothing of our session or filter. */
   if (g_strcmp0 (owner, self->owner) != 0)
@@ -401,7 +487,7 @@ manager_ready_cb (GObject      *object,
   self->connection =
     g_object_ref (g_dbus_object_manager_client_get_connection (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager)));
 
-  _nearby_scanner_batch_start (self);
+  _nearby_scanner_batch_start (self, FALSE);
   g_signal_connect_object (self->manager, "notify::name-owner",
                            G_CALLBACK (on_name_owner_changed), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->manager, "object-added",
@@ -466,6 +552,8 @@ start_connection (NearbyScanner *self)
       return;
     }
 
+  g_free (self->bus_address);
+  self->bus_address = g_strdup (address);
   g_dbus_connection_new_for_address (address,
                                      G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
                                      G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
@@ -497,6 +585,17 @@ nearby_scanner_get_adapter_path (NearbyScanner *self)
   g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
 
   return self->adapter != NULL ? g_dbus_proxy_get_object_path (self->adapter) : NULL;
+}
+
+const char *
+nearby_scanner_get_signal_reader (NearbyScanner *self)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
+
+  if (!self->signals_ready)
+    return NULL;
+
+  return self->sdbus != NULL ? "sd-bus" : "gdbus";
 }
 
 guint
@@ -681,6 +780,7 @@ nearby_scanner_finalize (GObject *object)
   g_clear_pointer (&self->adapter_name, g_free);
   g_clear_pointer (&self->state_message, g_free);
   g_clear_pointer (&self->owner, g_free);
+  g_clear_pointer (&self->bus_address, g_free);
 
   G_OBJECT_CLASS (nearby_scanner_parent_class)->finalize (object);
 }

@@ -35,6 +35,9 @@ NearbyScanner *nearby_scanner_new                (const char           *adapter)
 const char    *nearby_scanner_get_adapter        (NearbyScanner        *self);
 /* The object path of the adapter in use, or NULL while there is none. */
 const char    *nearby_scanner_get_adapter_path   (NearbyScanner        *self);
+/* What reads bluetoothd's Device1 signals: "sd-bus" or "gdbus"; NULL until they are followed.
+ * NEARBY_SCANNER_SIGNALS=gdbus in the environment chooses GDBus. */
+const char    *nearby_scanner_get_signal_reader (NearbyScanner        *self);
 /* How many times discovery was restarted because it stopped or stalled. */
 guint          nearby_scanner_get_restart_count  (NearbyScanner        *self);
 
