@@ -20,6 +20,10 @@
  * BENCH_ROOM_SECONDS (30), then its poll() and ppoll() calls are counted over as long again by
  * `strace -f -c`. Each figure is printed with its ratio to bleak's.
  *
+ * BENCH_ROOM_GDBUS=1 also runs the app and `nearby scan` with NEARBY_SCANNER_SIGNALS=gdbus (the
+ * scanner's path without libsystemd); BENCH_ROOM_THREADS=1 counts the wakeups once more, thread
+ * by thread (strace writing each call), and prints them by thread name.
+ *
  * The children run without the tests' MALLOC_CHECK_ and G_DEBUG, with the keyfile settings
  * backend where the privacy choice is made and look-ups on "ask" (nothing is fetched), and
  * GTK_A11Y=none unless set. Without a display the app is not measured; without python3-bleak,
@@ -42,6 +46,8 @@
 typedef enum {
   CASE_APP,
   CASE_SCAN,
+  CASE_APP_GDBUS,
+  CASE_SCAN_GDBUS,
   CASE_BLEAK,
   N_CASES
 } CaseKind;
@@ -49,13 +55,28 @@ typedef enum {
 static const char *case_names[N_CASES] = {
   "nearby (the app)",
   "nearby scan",
+  "app, signals through GDBus",
+  "nearby scan, signals through GDBus",
   "peer: python3-bleak BleakScanner",
 };
+
+static gboolean
+case_is_app (CaseKind kind)
+{
+  return kind == CASE_APP || kind == CASE_APP_GDBUS;
+}
+
+static gboolean
+case_is_scan (CaseKind kind)
+{
+  return kind == CASE_SCAN || kind == CASE_SCAN_GDBUS;
+}
 
 typedef struct {
   gboolean ran;
   double   cpu_percent;
   double   wakeups_per_s;   /* < 0: not counted */
+  char    *threads;         /* wakeups/s of each thread, by name; NULL: not counted */
   char    *note;
 } Figures;
 
@@ -68,6 +89,7 @@ typedef struct {
   guint       settle_seconds;
   guint       n_beacons;
   guint       rate_hz;
+  gboolean    by_thread;
 } Settings;
 
 static gboolean
@@ -122,11 +144,19 @@ spawn_case (const Settings  *settings,
   else
     g_subprocess_launcher_setenv (launcher, "GSK_RENDERER", settings->renderer, TRUE);
 
+  /* The scanner's fallback without libsystemd, for comparison. */
+  if (kind == CASE_APP_GDBUS || kind == CASE_SCAN_GDBUS)
+    g_subprocess_launcher_setenv (launcher, "NEARBY_SCANNER_SIGNALS", "gdbus", TRUE);
+  else
+    g_subprocess_launcher_unsetenv (launcher, "NEARBY_SCANNER_SIGNALS");
+
   switch (kind)
     {
     case CASE_APP:
+    case CASE_APP_GDBUS:
       return g_subprocess_launcher_spawn (launcher, error, settings->nearby_program, NULL);
     case CASE_SCAN:
+    case CASE_SCAN_GDBUS:
       return g_subprocess_launcher_spawn (launcher, error, settings->nearby_program, "scan",
                                           NULL);
     case CASE_BLEAK:
@@ -158,7 +188,7 @@ run_case (const Settings *settings,
 
   /* What says the program is scanning: the app's first frame, bleak's "ready"; `nearby scan`
    * says nothing until it ends, so the adapter's Discovering is asked. */
-  if (kind == CASE_APP)
+  if (case_is_app (kind))
     reading.marker = "First frame painted ";
   else if (kind == CASE_BLEAK)
     reading.marker = "ready";
@@ -208,6 +238,8 @@ run_case (const Settings *settings,
   figures.ran = TRUE;
   figures.cpu_percent = bench_process_cpu_percent (pid, settings->seconds);
   figures.wakeups_per_s = bench_process_wakeups_per_s (pid, settings->seconds, settings->tmp);
+  if (settings->by_thread)
+    figures.threads = bench_process_wakeups_by_thread (pid, settings->seconds, settings->tmp);
 
   if (kind == CASE_BLEAK)
     {
@@ -225,7 +257,7 @@ run_case (const Settings *settings,
     g_main_context_iteration (NULL, TRUE);
 
   /* What shows that the program did hear the room. */
-  if (kind == CASE_SCAN)
+  if (case_is_scan (kind))
     {
       guint urls = 0;
 
@@ -288,6 +320,7 @@ main (int   argc,
   settings.settle_seconds = bench_env_uint ("BENCH_ROOM_SETTLE_SECONDS", 5);
   settings.n_beacons = bench_env_uint ("BENCH_ROOM_BEACONS", 50);
   settings.rate_hz = bench_env_uint ("BENCH_ROOM_RATE", 10);
+  settings.by_thread = g_getenv ("BENCH_ROOM_THREADS") != NULL;
 
   tmp = nearby_test_make_temp_dir ("nearby-bench-room");
   settings.tmp = tmp;
@@ -308,6 +341,12 @@ main (int   argc,
     figures[CASE_APP] = run_case (&settings, CASE_APP);
   else
     figures[CASE_APP].note = g_strdup ("not run: no X display (run it under xvfb-run)");
+  if (g_getenv ("BENCH_ROOM_GDBUS") != NULL)
+    {
+      figures[CASE_SCAN_GDBUS] = run_case (&settings, CASE_SCAN_GDBUS);
+      if (g_getenv ("DISPLAY") != NULL)
+        figures[CASE_APP_GDBUS] = run_case (&settings, CASE_APP_GDBUS);
+    }
 
   g_print ("\n  %-34s %10s %10s %11s %10s\n", "", "CPU % core", "vs bleak", "wakeups/s",
            "vs bleak");
@@ -315,7 +354,8 @@ main (int   argc,
     {
       if (!figures[kind].ran)
         {
-          g_print ("  %-34s %s\n", case_names[kind], figures[kind].note);
+          if (figures[kind].note != NULL)
+            g_print ("  %-34s %s\n", case_names[kind], figures[kind].note);
           continue;
         }
       g_print ("  %-34s %10.2f", case_names[kind], figures[kind].cpu_percent);
@@ -331,7 +371,14 @@ main (int   argc,
     }
 
   for (guint kind = 0; kind < N_CASES; kind++)
-    g_free (figures[kind].note);
+    if (figures[kind].threads != NULL)
+      g_print ("  wakeups/s by thread, %s: %s\n", case_names[kind], figures[kind].threads);
+
+  for (guint kind = 0; kind < N_CASES; kind++)
+    {
+      g_free (figures[kind].note);
+      g_free (figures[kind].threads);
+    }
 
   bench_app_environment_down (bus);
   nearby_test_remove_tree (tmp);

@@ -276,6 +276,117 @@ bench_process_wakeups_per_s (GPid        pid,
   return calls / (elapsed_s + 1.0);
 }
 
+typedef struct {
+  char   *name;
+  double  per_s;
+} ThreadCount;
+
+static int
+thread_count_compare (gconstpointer a,
+                      gconstpointer b)
+{
+  const ThreadCount *x = a;
+  const ThreadCount *y = b;
+
+  return (x->per_s < y->per_s) - (x->per_s > y->per_s);
+}
+
+char *
+bench_process_wakeups_by_thread (GPid        pid,
+                                 guint       seconds,
+                                 const char *tmp)
+{
+  g_autofree char *strace = g_find_program_in_path ("strace");
+  g_autofree char *pid_arg = g_strdup_printf ("%d", (int) pid);
+  g_autofree char *trace_path = g_build_filename (tmp, "strace-threads", NULL);
+  g_autofree char *trace = NULL;
+  g_autoptr(GSubprocess) tracer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (ThreadCount));
+  g_autoptr(GString) said = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GDir) tasks = NULL;
+  g_autofree char *task_dir = g_strdup_printf ("/proc/%d/task", (int) pid);
+  GHashTableIter iter;
+  gpointer key, value;
+  gint64 started;
+  double elapsed_s;
+  const char *tid_name;
+
+  if (strace == NULL)
+    return NULL;
+
+  g_remove (trace_path);
+  tracer = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error, strace, "-f",
+                             "-e", "trace=poll,ppoll,epoll_wait,epoll_pwait", "-o", trace_path,
+                             "-p", pid_arg, NULL);
+  if (tracer == NULL)
+    g_error ("Could not start strace: %s", error->message);
+
+  nearby_test_run_for_ms (1000);
+  started = g_get_monotonic_time ();
+  nearby_test_run_for_ms (seconds * 1000);
+
+  /* Thread names while they all still run. */
+  tasks = g_dir_open (task_dir, 0, NULL);
+  while (tasks != NULL && (tid_name = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename (task_dir, tid_name, "comm", NULL);
+      char *comm = NULL;
+
+      if (g_file_get_contents (comm_path, &comm, NULL, NULL))
+        g_hash_table_insert (names, GINT_TO_POINTER (atoi (tid_name)), g_strstrip (comm));
+    }
+
+  g_subprocess_send_signal (tracer, SIGINT);
+  g_subprocess_wait (tracer, NULL, NULL);
+  elapsed_s = (g_get_monotonic_time () - started) / 1e6;
+
+  if (!g_file_get_contents (trace_path, &trace, NULL, &error))
+    g_error ("strace left no trace: %s", error->message);
+
+  /* "TID poll([...], 2, -1) = 1", or "TID poll(... <unfinished ...>" and later "TID <...
+   * poll resumed> ...": a call is counted where it starts. */
+  lines = g_strsplit (trace, "\n", 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *end = NULL;
+      int tid = (int) g_ascii_strtoll (lines[i], &end, 10);
+      const char *name;
+
+      if (end == lines[i] || strstr (end, "resumed>") != NULL
+          || (strstr (end, "poll(") == NULL && strstr (end, "epoll_wait(") == NULL
+              && strstr (end, "epoll_pwait(") == NULL))
+        continue;
+
+      name = g_hash_table_lookup (names, GINT_TO_POINTER (tid));
+      if (name == NULL)
+        name = "(thread gone)";
+      g_hash_table_insert (by_name, g_strdup (name),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (by_name,
+                                                                                  name)) + 1));
+    }
+
+  g_hash_table_iter_init (&iter, by_name);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      ThreadCount count = { key, GPOINTER_TO_UINT (value) / (elapsed_s + 1.0) };
+
+      g_array_append_val (counts, count);
+    }
+  g_array_sort (counts, thread_count_compare);
+  for (guint i = 0; i < counts->len; i++)
+    {
+      ThreadCount *count = &g_array_index (counts, ThreadCount, i);
+
+      g_string_append_printf (said, "%s%s %.1f", i > 0 ? ", " : "", count->name, count->per_s);
+    }
+
+  return g_string_free (g_steal_pointer (&said), counts->len == 0);
+}
+
 static void
 child_output_line_cb (GObject      *object,
                       GAsyncResult *result,
