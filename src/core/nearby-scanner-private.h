@@ -112,6 +112,11 @@ void        _nearby_scanner_sdbus_follow        (NearbyScanner        *self,
 void        _nearby_scanner_sdbus_flush         (NearbyScanner        *self);
 void        _nearby_scanner_sdbus_forget        (NearbyScanner        *self,
                                                  const char           *path);
+/* The scanner's GDBus connection asks bluetoothd for its ObjectManager and Adapter1 signals
+ * only, rather than all of them as GDBusObjectManagerClient did for @owner. */
+void        _nearby_scanner_narrow_gdbus_matches     (NearbyScanner   *self);
+void        _nearby_scanner_remove_gdbus_owner_match (NearbyScanner   *self,
+                                                      const char      *owner);
 
 /* nearby-scanner-discovery.c */
 void        _nearby_scanner_begin_session       (NearbyScanner        *self,

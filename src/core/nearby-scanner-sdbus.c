@@ -16,8 +16,8 @@
  * for the configuration services, and whatever else bluetoothd signals) are made into GVariants
  * for the decoder, the device code and the proxies' cached properties.
  *
- * The scanner's GDBus connection then no longer needs the Device1 signals: nearby-scanner.c
- * narrows its match rules (see narrow_gdbus_matches() there). GDBus stays for everything else:
+ * The scanner's GDBus connection then no longer needs the Device1 signals: its match rules
+ * are narrowed (_nearby_scanner_narrow_gdbus_matches(), below). GDBus stays for everything else:
  * the objects and interfaces, the adapter, discovery.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -27,10 +27,7 @@
 
 #include "config.h"
 
-#include "nearby-scanner-private.h"
-
 #ifdef HAVE_SD_BUS
-
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -38,8 +35,86 @@
 #include <unistd.h>
 
 #include <systemd/sd-bus.h>
+#endif
 
 #include "nearby-bluez.h"
+#include "nearby-scanner-private.h"
+
+/* The scanner's GDBus connection, once the sd-bus one reads the Device1 signals */
+
+static void
+match_call_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autofree char *rule = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result,
+                                                             &error);
+
+  if (reply == NULL)
+    g_debug ("Match rule %s: %s", rule, error->message);
+}
+
+static void
+call_match (NearbyScanner *self,
+            const char    *method,
+            const char    *rule)
+{
+  g_dbus_connection_call (self->connection,
+                          "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                          method, g_variant_new ("(s)", rule), NULL,
+                          G_DBUS_CALL_FLAGS_NONE, -1, NULL, match_call_cb,
+                          g_strconcat (method, " ", rule, NULL));
+}
+
+/* GDBusObjectManagerClient asks the bus for every signal of bluetoothd (GLib 2.74's
+ * subscribe_signals(): "type='signal',sender='OWNER'" for the path "/"). Taking that rule
+ * away again on the scanner's own connection keeps the Device1 signals, read on the sd-bus
+ * connection, from waking GDBus's worker thread too. Should GLib word its rule otherwise, the
+ * RemoveMatch fails, the signals still come, and on_properties_changed() (nearby-scanner.c)
+ * ignores them. */
+void
+_nearby_scanner_remove_gdbus_owner_match (NearbyScanner *self,
+                                          const char    *owner)
+{
+  g_autofree char *rule = g_strdup_printf ("type='signal',sender='%s'", owner);
+
+  call_match (self, "RemoveMatch", rule);
+}
+
+/* What the scanner's GDBus connection still needs from bluetoothd: objects and interfaces that
+ * come and go, and the adapter's properties. Asked for before the object manager's own rule is
+ * taken away, so that none of them is missed between the two. */
+void
+_nearby_scanner_narrow_gdbus_matches (NearbyScanner *self)
+{
+  g_autofree char *owner =
+    g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
+
+  call_match (self, "AddMatch",
+              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
+              "interface='org.freedesktop.DBus.ObjectManager'");
+  call_match (self, "AddMatch",
+              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
+              "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+              "arg0='" NEARBY_BLUEZ_ADAPTER_IFACE "'");
+  if (owner != NULL)
+    _nearby_scanner_remove_gdbus_owner_match (self, owner);
+}
+
+const char *
+nearby_scanner_get_signal_reader (NearbyScanner *self)
+{
+  g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
+
+  if (!self->signals_ready)
+    return NULL;
+
+  return self->sdbus != NULL ? "sd-bus" : "gdbus";
+}
+
+#ifdef HAVE_SD_BUS
 
 #define BATCH_INTERVAL_US (200 * G_TIME_SPAN_MILLISECOND)
 

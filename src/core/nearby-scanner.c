@@ -320,7 +320,7 @@ on_properties_changed (GDBusObjectManagerClient *manager,
 
   /* Device1 signals of our bluetoothd come in batches (nearby-scanner-batch.c); those from
    * before a change of the adapter apply first. Read on an sd-bus connection, they may still
-   * come here too until the match rules are narrowed (narrow_gdbus_matches()): ignored. */
+   * come here until the match rules are narrowed (nearby-scanner-sdbus.c): ignored. */
   if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
     {
       if (self->sdbus == NULL)
@@ -353,66 +353,6 @@ _nearby_scanner_device_properties_changed (NearbyScanner      *self,
                                     rssi_invalidated);
 }
 
-static void
-match_call_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autofree char *rule = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result,
-                                                             &error);
-
-  if (reply == NULL)
-    g_debug ("Match rule %s: %s", rule, error->message);
-}
-
-static void
-call_match (NearbyScanner *self,
-            const char    *method,
-            const char    *rule)
-{
-  g_dbus_connection_call (self->connection,
-                          "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                          method, g_variant_new ("(s)", rule), NULL,
-                          G_DBUS_CALL_FLAGS_NONE, -1, NULL, match_call_cb,
-                          g_strconcat (method, " ", rule, NULL));
-}
-
-/* GDBusObjectManagerClient asks the bus for every signal of bluetoothd (GLib 2.74's
- * subscribe_signals(): "type='signal',sender='OWNER'" for the path "/"). Taking that rule
- * away again on the scanner's own connection keeps the Device1 signals, read on the sd-bus
- * connection, from waking GDBus's worker thread too. Should GLib word its rule otherwise, the
- * RemoveMatch fails, the signals still come, and on_properties_changed() ignores them. */
-static void
-remove_gdbus_owner_match (NearbyScanner *self,
-                          const char    *owner)
-{
-  g_autofree char *rule = g_strdup_printf ("type='signal',sender='%s'", owner);
-
-  call_match (self, "RemoveMatch", rule);
-}
-
-/* What the scanner's GDBus connection still needs from bluetoothd: objects and interfaces that
- * come and go, and the adapter's properties. Asked for before the object manager's own rule is
- * taken away, so that none of them is missed between the two. */
-static void
-narrow_gdbus_matches (NearbyScanner *self)
-{
-  g_autofree char *owner =
-    g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
-
-  call_match (self, "AddMatch",
-              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
-              "interface='org.freedesktop.DBus.ObjectManager'");
-  call_match (self, "AddMatch",
-              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
-              "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-              "arg0='" NEARBY_BLUEZ_ADAPTER_IFACE "'");
-  if (owner != NULL)
-    remove_gdbus_owner_match (self, owner);
-}
-
 void
 _nearby_scanner_sdbus_ready (NearbyScanner *self,
                              gboolean       ok)
@@ -422,7 +362,7 @@ _nearby_scanner_sdbus_ready (NearbyScanner *self,
 
   if (ok)
     {
-      narrow_gdbus_matches (self);
+      _nearby_scanner_narrow_gdbus_matches (self);
       self->signals_ready = TRUE;
     }
   else
@@ -444,7 +384,7 @@ on_name_owner_changed (GDBusObjectManagerClient *manager,
   g_debug ("org.bluez is now owned by %s", owner != NULL ? owner : "nobody");
 
   if (self->sdbus != NULL && self->signals_ready && owner != NULL)
-    remove_gdbus_owner_match (self, owner);
+    _nearby_scanner_remove_gdbus_owner_match (self, owner);
 
   /* A new bluetoothd knows nothing of our session or filter. */
   if (g_strcmp0 (owner, self->owner) != 0)
@@ -585,17 +525,6 @@ nearby_scanner_get_adapter_path (NearbyScanner *self)
   g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
 
   return self->adapter != NULL ? g_dbus_proxy_get_object_path (self->adapter) : NULL;
-}
-
-const char *
-nearby_scanner_get_signal_reader (NearbyScanner *self)
-{
-  g_return_val_if_fail (NEARBY_IS_SCANNER (self), NULL);
-
-  if (!self->signals_ready)
-    return NULL;
-
-  return self->sdbus != NULL ? "sd-bus" : "gdbus";
 }
 
 guint
