@@ -40,6 +40,7 @@ struct _NearbyApplication
   guint              n_opening;    /* pages asked of the browser, their visits not yet recorded */
   guint              quit_signal_sources[3];
   guint              trim_source;  /* gives memory back once the last object has gone */
+  guint              trim_peak;    /* the most objects listed since memory was last given back */
 
   gboolean           developer;    /* --developer: for this run only */
   gboolean           start_demo;

@@ -24,10 +24,12 @@
 #include "nearby-settings.h"
 #include "nearby-url-policy.h"
 
-/* Once the last object has gone, what it took is given back to the system: glibc keeps freed
- * memory in each thread's arena (the resolver's, GDBus's, the icon decoder's) for the next
- * allocation, which after a crowd has left may not come for hours. Seconds later, so that a list
- * that empties and fills again does not trim each time. */
+/* Once a crowd has gone, what it took is given back to the system: glibc keeps freed memory in
+ * each thread's arena (the resolver's, GDBus's, the icon decoder's) for the next allocation,
+ * which after a crowd has left may not come for hours. A crowd has gone when the list is down to
+ * a quarter of the most it held since the last trim, not only when it is empty: a list the
+ * person is looking at keeps its faded rows a while, and a few beacons may stay. Seconds later,
+ * so that a list that empties and fills again does not trim each time. */
 #define TRIM_DELAY_S 3
 
 static gboolean
@@ -36,6 +38,7 @@ trim_memory (gpointer user_data)
   NearbyApplication *self = user_data;
 
   self->trim_source = 0;
+  self->trim_peak = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
 #ifdef __GLIBC__
   malloc_trim (0);
 #endif
@@ -50,7 +53,10 @@ on_objects_changed (NearbyApplication *self,
                     guint              added,
                     GListModel        *objects)
 {
-  if (g_list_model_get_n_items (objects) > 0)
+  guint n_items = g_list_model_get_n_items (objects);
+
+  self->trim_peak = MAX (self->trim_peak, n_items);
+  if (n_items > 0 && n_items > self->trim_peak / 4)
     g_clear_handle_id (&self->trim_source, g_source_remove);
   else if (removed > 0 && self->trim_source == 0)
     self->trim_source = g_timeout_add_seconds (TRIM_DELAY_S, trim_memory, self);
