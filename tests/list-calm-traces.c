@@ -53,13 +53,27 @@ static const CalmScenario scenarios[] = {
   { "walk-up-sigma4", CALM_WALK_UP, 10, 4.0, 201, 10.0 },
   { "walk-up-sigma6", CALM_WALK_UP, 10, 6.0, 202, 10.0 },
   { "walk-up-sigma8", CALM_WALK_UP, 10, 8.0, 203, 10.0 },
+  { "walk-up-5hz-sigma4", CALM_WALK_UP, 10, 4.0, 207, 5.0 },
   { "walk-up-5hz-sigma6", CALM_WALK_UP, 10, 6.0, 204, 5.0 },
+  { "walk-up-5hz-sigma8", CALM_WALK_UP, 10, 8.0, 208, 5.0 },
+  { "walk-up-2hz-sigma4", CALM_WALK_UP, 10, 4.0, 209, 2.0 },
   { "walk-up-2hz-sigma6", CALM_WALK_UP, 10, 6.0, 205, 2.0 },
+  { "walk-up-2hz-sigma8", CALM_WALK_UP, 10, 8.0, 210, 2.0 },
+  { "walk-up-1hz-sigma4", CALM_WALK_UP, 10, 4.0, 211, 1.0 },
   { "walk-up-1hz-sigma6", CALM_WALK_UP, 10, 6.0, 206, 1.0 },
+  { "walk-up-1hz-sigma8", CALM_WALK_UP, 10, 8.0, 212, 1.0 },
+  { "walk-up-bursts-sigma6", CALM_WALK_UP, 10, 6.0, 213, 10.0, TRUE },
+  { "walk-up-2hz-bursts-sigma6", CALM_WALK_UP, 10, 6.0, 214, 2.0, TRUE },
+  { "walk-up-lossy-sigma6", CALM_WALK_UP, 10, 6.0, 215, 10.0, FALSE, 0.4 },
+  { "walk-up-5hz-lossy-sigma8", CALM_WALK_UP, 10, 8.0, 216, 5.0, FALSE, 0.4 },
   { "walk-past-sigma4", CALM_WALK_PAST, 6, 4.0, 301, 10.0 },
   { "walk-past-sigma6", CALM_WALK_PAST, 6, 6.0, 302, 10.0 },
   { "walk-past-sigma8", CALM_WALK_PAST, 6, 8.0, 303, 10.0 },
+  { "walk-past-5hz-sigma4", CALM_WALK_PAST, 6, 4.0, 305, 5.0 },
+  { "walk-past-5hz-sigma6", CALM_WALK_PAST, 6, 6.0, 306, 5.0 },
+  { "walk-past-5hz-sigma8", CALM_WALK_PAST, 6, 8.0, 307, 5.0 },
   { "walk-past-2hz-sigma6", CALM_WALK_PAST, 6, 6.0, 304, 2.0 },
+  { "walk-past-1hz-sigma6", CALM_WALK_PAST, 6, 6.0, 308, 1.0 },
   { "silent-sigma6", CALM_SILENT, 10, 6.0, 401, 0.0 },
   { "twins-sigma6", CALM_TWINS, 10, 6.0, 501, 0.0 },
 };
@@ -147,6 +161,12 @@ place_beacons (const CalmScenario *scenario,
         beacon->rate_hz = scenario->rate_hz;
       beacon->loss = g_rand_double_range (rand, 0.1, 0.4);
       beacon->bursts = g_rand_double (rand) < 0.2;
+      if (scenario->kind == CALM_WALK_UP && i == 0)
+        {
+          beacon->bursts = beacon->bursts || scenario->bursts;
+          if (scenario->loss > 0)
+            beacon->loss = scenario->loss;
+        }
       beacon->next_us = g_rand_int_range (rand, 0, (gint32) (1e6 / beacon->rate_hz));
       beacon->burst_left = 0;
       beacon->address = g_strdup_printf ("C0:FF:EE:%02X:%02X:01", scenario->seed & 0xff, i);
@@ -469,7 +489,7 @@ calm_run (const CalmScenario         *scenario,
           double t_s = g_array_index (received_s, double, k);
           double px, py;
 
-          if (t_s < nearest_since_s || t_s > nearest_since_s + 3.0)
+          if (t_s < nearest_since_s || t_s > nearest_since_s + calm_top_bound_s (scenario->rate_hz))
             continue;
           person_at (scenario, t_s, &px, &py);
           gap_sum += 10.0 * PATH_LOSS_N * log10 (distance_to (&beacons[previous_nearest], px, py)
@@ -496,6 +516,18 @@ calm_run (const CalmScenario         *scenario,
   g_clear_pointer (&before, g_ptr_array_unref);
   g_object_unref (list);
   g_object_unref (source);
+}
+
+double
+calm_top_bound_s (double rate_hz)
+{
+  return rate_hz >= 5.0 ? 3.0 : 3.0 * 5.0 / rate_hz;
+}
+
+double
+calm_walk_past_nearest_s (void)
+{
+  return ROW_SPACING_M / WALK_M_PER_S;
 }
 
 char *

@@ -38,6 +38,11 @@ typedef struct {
   /* The advertising rate of the beacons walked to or past (walk-up, walk-past), or of the one
    * that goes silent; 0: drawn from 1, 2, 5 and 10 Hz as for the others. */
   double      rate_hz;
+  /* The beacon walked up to (walk-up): its adverts in bursts of three (at the same average rate),
+   * and the share of its adverts missed; FALSE and 0: drawn as for the others (one in five
+   * bursting, 10-40 % missed). */
+  gboolean    bursts;
+  double      loss;
 } CalmScenario;
 
 #define CALM_MAX_TOPS 64
@@ -60,7 +65,7 @@ typedef struct {
    * ranking put farther away. */
   guint    n_section_inversions;
   /* CALM_WALK_UP, what the adverts themselves say: how many of the beacon walked up to arrived
-   * in the 3 s after it became the nearest, and how sure a test that knew every true level
+   * in the time calm_top_bound_s() allows after it became the nearest, and how sure a test that knew every true level
    * before then could be from them that it is now above the beacon that was the nearest (the
    * mean of the true gaps at those adverts over the noise's standard error: z, in standard
    * deviations); the noise as received (shadowing, fading, whole dB), measured. */
@@ -78,6 +83,16 @@ void                calm_run         (const CalmScenario         *scenario,
                                       gboolean                    calm_ranking,
                                       const NearbyDistanceConfig *config,
                                       CalmResult                 *result);
+
+/* The longest the beacon walked up to may take to be the top row after it is the nearest: 3 s
+ * for a beacon that advertises 5 times a second or more, and for a slower one the time it takes
+ * to send as many adverts, 3 s x 5 / rate (2 Hz: 7.5 s, 1 Hz: 15 s). Fewer adverts cannot tell a
+ * walk from noise without moving the rows of still beacons more than once a minute. */
+double              calm_top_bound_s (double              rate_hz);
+
+/* How long each beacon of the row is the nearest in a walk past (4 s): the order is a target
+ * where that is longer than calm_top_bound_s() (beacons of 5 Hz or more). */
+double              calm_walk_past_nearest_s (void);
 
 /* "0 1 2 3", for messages. */
 char               *calm_format_tops (const CalmResult   *result);
