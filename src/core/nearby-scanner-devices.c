@@ -16,7 +16,6 @@
 
 
 typedef struct {
-  gboolean    present;
   NearbyFrame frame;
   guint8      raw[NEARBY_ADV_MAX];
   gsize       raw_len;
@@ -28,7 +27,8 @@ typedef struct {
   int              rssi;
   NearbyFrameKind  last_kind;
   guint            config_offer;   /* NearbyConfigOffer */
-  StoredFrame      frames[NEARBY_FRAME_N_KINDS];
+  /* A slot only for each kind the device sent: most send one or two of the seven. */
+  StoredFrame     *frames[NEARBY_FRAME_N_KINDS];
 } Device;
 
 static void
@@ -36,6 +36,8 @@ device_free (gpointer data)
 {
   Device *device = data;
 
+  for (guint i = 0; i < G_N_ELEMENTS (device->frames); i++)
+    g_free (device->frames[i]);
   g_free (device->address);
   g_free (device);
 }
@@ -310,9 +312,10 @@ _nearby_scanner_device_advert (NearbyScanner *self,
       if (frame->error == NEARBY_FRAME_OK && frame->kind != NEARBY_FRAME_KIND_NONE
           && frame->kind < NEARBY_FRAME_N_KINDS)
         {
-          StoredFrame *stored = &device->frames[frame->kind];
+          StoredFrame *stored = device->frames[frame->kind];
 
-          stored->present = TRUE;
+          if (stored == NULL)
+            stored = device->frames[frame->kind] = g_new (StoredFrame, 1);
           stored->frame = *frame;
           stored->raw_len = MIN (frames[i].raw_len, sizeof stored->raw);
           memcpy (stored->raw, frames[i].raw, stored->raw_len);
@@ -325,11 +328,11 @@ _nearby_scanner_device_advert (NearbyScanner *self,
   /* An RSSI change means an advert arrived, even when its bytes were the same as before. */
   if (n_frames == 0 && has_rssi)
     {
-      StoredFrame *stored = &device->frames[NEARBY_FRAME_KIND_URL];
+      StoredFrame *stored = device->frames[NEARBY_FRAME_KIND_URL];
 
-      if (!stored->present)
-        stored = &device->frames[device->last_kind];
-      if (stored->present)
+      if (stored == NULL)
+        stored = device->frames[device->last_kind];
+      if (stored != NULL)
         emit_sighting (self, device, &stored->frame, stored->raw, stored->raw_len);
     }
 }
