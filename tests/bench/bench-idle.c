@@ -19,8 +19,13 @@
  * is read from /proc/PID/stat (utime + stime of every thread) over BENCH_IDLE_SECONDS (30), and
  * then its poll() and ppoll() calls are counted over as long again by `strace -f -c` attached to
  * it (strace slows what it traces, so the CPU is taken before). Each figure is given with its
- * ratio to the floor's, or, when the floor is 0, with what is above it. All of it once per renderer in BENCH_IDLE_RENDERERS ("default cairo":
- * GTK's own choice, as the app gets it, then GSK_RENDERER=cairo).
+ * ratio to the floor's, or, when the floor is 0, with what is above it. All of it once per
+ * renderer in BENCH_IDLE_RENDERERS ("default cairo": GTK's own choice, as the app gets it, then
+ * GSK_RENDERER=cairo).
+ *
+ * BENCH_IDLE_CASES chooses which of them run (floor, empty, still, demo; e.g. "floor still"):
+ * all when unset. BENCH_IDLE_THREADS=1 counts the wakeups once more, thread by thread (strace
+ * writing each call), and prints them by thread name.
  *
  * The children run with GTK_A11Y=none unless set (there is no accessibility bus on the private
  * bus), the keyfile settings backend in a temporary folder where the privacy choice is made
@@ -51,8 +56,10 @@ typedef enum {
 } CaseKind;
 
 typedef struct {
-  double cpu_percent;
-  double wakeups_per_s;   /* < 0: not counted */
+  gboolean ran;
+  double   cpu_percent;
+  double   wakeups_per_s;   /* < 0: not counted */
+  char    *threads;         /* wakeups/s of each thread, by name; NULL: not counted */
 } Figures;
 
 static const char *case_names[N_CASES] = {
@@ -61,6 +68,9 @@ static const char *case_names[N_CASES] = {
   "nearby, still beacons",
   "nearby --demo, untouched",
 };
+
+/* The names BENCH_IDLE_CASES takes. */
+static const char *case_keys[N_CASES] = { "floor", "empty", "still", "demo" };
 
 static void
 start_beacons (BluezMock *mock,
@@ -96,6 +106,8 @@ typedef struct {
   guint       settle_seconds;
   guint       n_beacons;
   guint       rate_hz;
+  gboolean    run[N_CASES];
+  gboolean    by_thread;
 } Settings;
 
 static Figures
@@ -112,7 +124,7 @@ run_case (const Settings *settings,
   gboolean timed_out = FALSE;
   guint timeout_id;
   GPid pid;
-  Figures figures;
+  Figures figures = { TRUE, 0, 0, NULL };
 
   bluez_mock_set_up (&mock);
   if (kind != CASE_FLOOR)
@@ -163,6 +175,8 @@ run_case (const Settings *settings,
 
   figures.cpu_percent = bench_process_cpu_percent (pid, settings->seconds);
   figures.wakeups_per_s = bench_process_wakeups_per_s (pid, settings->seconds, settings->tmp);
+  if (settings->by_thread)
+    figures.threads = bench_process_wakeups_by_thread (pid, settings->seconds, settings->tmp);
 
   g_subprocess_send_signal (process, SIGTERM);
   g_subprocess_wait (process, NULL, NULL);
@@ -196,26 +210,70 @@ static void
 run_renderer (const Settings *settings,
               const char     *renderer)
 {
-  Figures figures[N_CASES];
+  Figures figures[N_CASES] = { { 0 } };
+  const Figures *floor = &figures[CASE_FLOOR];
 
   for (guint kind = 0; kind < N_CASES; kind++)
-    figures[kind] = run_case (settings, kind, renderer);
+    if (settings->run[kind])
+      figures[kind] = run_case (settings, kind, renderer);
 
   g_print ("\n  GSK_RENDERER=%s, %u s each\n", renderer, settings->seconds);
   g_print ("  %-34s %10s %11s %11s %11s\n", "", "CPU % core", "vs floor", "wakeups/s",
            "vs floor");
   for (guint kind = 0; kind < N_CASES; kind++)
     {
+      if (!figures[kind].ran)
+        continue;
       g_print ("  %-34s %10.2f", case_names[kind], figures[kind].cpu_percent);
-      print_ratio (figures[kind].cpu_percent, figures[CASE_FLOOR].cpu_percent, 2);
+      if (floor->ran)
+        print_ratio (figures[kind].cpu_percent, floor->cpu_percent, 2);
+      else
+        g_print (" %11s", "-");
       if (figures[kind].wakeups_per_s < 0)
         g_print (" %11s %11s\n", "-", "-");
       else
         {
           g_print (" %11.1f", figures[kind].wakeups_per_s);
-          print_ratio (figures[kind].wakeups_per_s, figures[CASE_FLOOR].wakeups_per_s, 1);
+          if (floor->ran && floor->wakeups_per_s >= 0)
+            print_ratio (figures[kind].wakeups_per_s, floor->wakeups_per_s, 1);
+          else
+            g_print (" %11s", "-");
           g_print ("\n");
         }
+    }
+
+  for (guint kind = 0; kind < N_CASES; kind++)
+    {
+      if (figures[kind].threads != NULL)
+        g_print ("  wakeups/s by thread, %s: %s\n", case_names[kind], figures[kind].threads);
+      g_free (figures[kind].threads);
+    }
+}
+
+/* BENCH_IDLE_CASES: the names of case_keys, separated by spaces or commas; unset: all. */
+static void
+choose_cases (Settings *settings)
+{
+  const char *setting = g_getenv ("BENCH_IDLE_CASES");
+  g_auto(GStrv) names = NULL;
+
+  for (guint kind = 0; kind < N_CASES; kind++)
+    settings->run[kind] = setting == NULL;
+  if (setting == NULL)
+    return;
+
+  names = g_strsplit_set (setting, " ,", 0);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      gboolean known = FALSE;
+
+      if (*names[i] == '\0')
+        continue;
+      for (guint kind = 0; kind < N_CASES; kind++)
+        if (g_str_equal (names[i], case_keys[kind]))
+          known = settings->run[kind] = TRUE;
+      if (!known)
+        g_error ("BENCH_IDLE_CASES: no case '%s' (floor, empty, still, demo)", names[i]);
     }
 }
 
@@ -247,6 +305,8 @@ main (int   argc,
   settings.settle_seconds = bench_env_uint ("BENCH_IDLE_SETTLE_SECONDS", 5);
   settings.n_beacons = bench_env_uint ("BENCH_IDLE_BEACONS", 5);
   settings.rate_hz = bench_env_uint ("BENCH_IDLE_RATE", 1);
+  settings.by_thread = g_getenv ("BENCH_IDLE_THREADS") != NULL;
+  choose_cases (&settings);
   renderers = g_strsplit_set (renderers_setting != NULL ? renderers_setting : "default cairo",
                               " ,", 0);
 
