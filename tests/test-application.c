@@ -15,6 +15,7 @@ typedef struct {
   NearbySource   *source;      /* weak */
   AdwToast       *toast;       /* weak */
   const char     *action;
+  const char     *argument;    /* one command-line argument, or NULL */
   gboolean        checked;     /* the check ran: without it, nothing was tested */
 } Run;
 
@@ -47,7 +48,7 @@ run_application (Run   *run,
                  GFunc  check)
 {
   g_autoptr(NearbyApplication) application = NULL;
-  char *argv[] = { (char *) "test-application", NULL };
+  char *argv[] = { (char *) "test-application", (char *) run->argument, NULL };
 
   /* Without one, GTK's initialisation itself fails assertions, which these tests make fatal. */
   if ((g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL) || !gtk_init_check ())
@@ -59,7 +60,9 @@ run_application (Run   *run,
   g_application_set_flags (G_APPLICATION (application), G_APPLICATION_NON_UNIQUE);
   g_signal_connect (application, "window-added", G_CALLBACK (on_window_added), run);
 
-  g_assert_cmpint (g_application_run (G_APPLICATION (application), 1, argv), ==, 0);
+  g_assert_cmpint (g_application_run (G_APPLICATION (application), run->argument != NULL ? 2 : 1,
+                                     argv),
+                   ==, 0);
 
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (application)); l != NULL;
        l = gtk_application_get_windows (GTK_APPLICATION (application)))
@@ -201,6 +204,66 @@ test_gone_object_says_so (void)
     }
 }
 
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+focus_is_in (GtkWidget *window,
+             GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+static void
+close_with_focus_on_list (gpointer window,
+                          gpointer user_data)
+{
+  GtkWidget *list = find_widget (window, GTK_TYPE_LIST_VIEW);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  /* The demo's objects come in and the window puts the focus on them, as it does at start. */
+  g_assert_nonnull (list);
+  while (!focus_is_in (window, list) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (focus_is_in (window, list));
+
+  /* Ctrl+W: the focus leaves the list as the window goes, and nothing the window held may be
+   * touched by then (G_DEBUG=fatal-warnings makes any critical end the test). */
+  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (((Run *) user_data)->application)));
+}
+
+/* Closing the window while the keyboard is on the list closes it, and nothing else. */
+static void
+test_close_with_focus_on_list (void)
+{
+  Run run = { 0 };
+
+  run.argument = "--demo";
+  if (!run_application (&run, close_with_focus_on_list))
+    g_test_skip ("needs a display");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -215,6 +278,7 @@ main (int   argc,
                    test_privacy_choice_reaches_the_window);
   g_test_add_func ("/application/toast-not-kept", test_toast_not_kept);
   g_test_add_func ("/application/gone-object-says-so", test_gone_object_says_so);
+  g_test_add_func ("/application/close-with-focus-on-list", test_close_with_focus_on_list);
 
   return g_test_run ();
 }

@@ -47,6 +47,8 @@ struct _NearbyWindow
   GtkWidget            *searching_demo_button;
   GtkWidget            *bluetooth_settings_button;
   GtkListView          *list_view;
+  GtkEventController   *list_motion;
+  GtkEventController   *list_focus;
   GtkLabel             *paused_label;
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
@@ -839,6 +841,15 @@ nearby_window_dispose (GObject *object)
 {
   NearbyWindow *self = NEARBY_WINDOW (object);
 
+  /* The template's pointers are cleared before its widgets go, and the focus or the pointer
+   * leaving the list as they go would set the paused label, gone by then
+   * (/application/close-with-focus-on-list). */
+  if (self->list_focus != NULL)
+    g_signal_handlers_disconnect_by_data (self->list_focus, self);
+  if (self->list_motion != NULL)
+    g_signal_handlers_disconnect_by_data (self->list_motion, self);
+  g_signal_handlers_disconnect_by_func (self, on_is_active_changed, NULL);
+
   gtk_widget_dispose_template (GTK_WIDGET (object), NEARBY_TYPE_WINDOW);
 
   g_clear_object (&self->source);
@@ -984,6 +995,8 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, searching_demo_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, bluetooth_settings_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_motion);
+  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_focus);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, paused_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
