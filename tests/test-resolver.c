@@ -1211,6 +1211,80 @@ test_proxy_settings_change (void)
   soup_server_disconnect (proxy_server);
 }
 
+typedef struct {
+  guint  requests;
+  char  *host;       /* of the last request */
+} ProxyHits;
+
+static void
+counting_proxy_callback (SoupServer        *server,
+                         SoupServerMessage *msg,
+                         const char        *path,
+                         GHashTable        *query,
+                         gpointer           user_data)
+{
+  ProxyHits *hits = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  hits->requests++;
+  g_free (hits->host);
+  hits->host = g_strdup (soup_message_headers_get_one (headers, "Host"));
+  proxy_callback (server, msg, path, query, NULL);
+}
+
+/* The system's proxy is looked for at the first request, not when the resolver is made (which
+ * is at the app's start), and that request goes through it: here to a host only the proxy
+ * answers for. */
+static void
+test_system_proxy_at_first_fetch (void)
+{
+  g_autoptr(NearbyResolver) resolver = NULL;
+  g_autoptr(SoupServer) proxy_server = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettings) http_settings = NULL;
+  g_autoptr(GProxyResolver) before_fetch = NULL;
+  g_autoptr(GProxyResolver) after_fetch = NULL;
+  g_autoptr(NearbyPage) page = NULL;
+  ProxyHits hits = { 0 };
+  const char *no_hosts[] = { NULL };
+
+  if (!g_str_equal (G_OBJECT_TYPE_NAME (g_proxy_resolver_get_default ()), "GProxyResolverGnome"))
+    {
+      g_test_skip ("GNOME's proxy resolver (glib-networking, gsettings-desktop-schemas) is not "
+                   "available");
+      return;
+    }
+
+  proxy_server = soup_server_new ("server-header", "test-proxy", NULL);
+  soup_server_add_handler (proxy_server, NULL, counting_proxy_callback, &hits, NULL);
+  settings = g_settings_new ("org.gnome.system.proxy");
+  http_settings = g_settings_get_child (settings, "http");
+  g_settings_set_strv (settings, "ignore-hosts", no_hosts);
+  g_settings_set_string (http_settings, "host", "127.0.0.1");
+  g_settings_set_int (http_settings, "port", (int) nearby_test_server_listen (proxy_server, 0));
+  g_settings_set_string (settings, "mode", "manual");
+
+  resolver = make_resolver (4);
+  g_object_get (resolver, "proxy-resolver", &before_fetch, NULL);
+  g_assert_null (before_fetch);
+
+  page = resolve (resolver, "http://only-through-the-proxy.test/", NEARBY_URL_POLICY_ALLOW_HTTP,
+                  NEARBY_RESOLVE_FLAGS_REFRESH);
+  g_assert_no_error (page->error);
+  g_assert_cmpstr (page->title, ==, "Through the proxy");
+  g_assert_cmpuint (hits.requests, >=, 1);
+  g_assert_cmpstr (hits.host, ==, "only-through-the-proxy.test");
+  g_object_get (resolver, "proxy-resolver", &after_fetch, NULL);
+  g_assert_nonnull (after_fetch);
+
+  g_settings_reset (settings, "mode");
+  g_settings_reset (settings, "ignore-hosts");
+  g_settings_reset (http_settings, "host");
+  g_settings_reset (http_settings, "port");
+  soup_server_disconnect (proxy_server);
+  g_free (hits.host);
+}
+
 static void
 test_content_types (void)
 {
@@ -1744,6 +1818,7 @@ main (int   argc,
   g_test_add_func ("/resolver/slow-proxy-answer", test_slow_proxy_answer);
   g_test_add_func ("/resolver/proxy", test_proxy);
   g_test_add_func ("/resolver/proxy-settings-change", test_proxy_settings_change);
+  g_test_add_func ("/resolver/system-proxy-at-first-fetch", test_system_proxy_at_first_fetch);
   g_test_add_func ("/resolver/content-types", test_content_types);
   g_test_add_func ("/resolver/sniffing", test_sniffing);
   g_test_add_func ("/resolver/statuses", test_statuses);

@@ -341,11 +341,28 @@ on_proxy_looked_up (GObject      *source,
   send_with_proxies (job, proxies);
 }
 
+/* The system's proxy resolver is made at the first request rather than with the resolver: GIO
+ * loads its module for it (libproxy, or GNOME's with GSettings), which the app's start has no
+ * use for. It is then asked once per host for a while, not twice per request
+ * (nearby-proxy-cache.c). */
+GProxyResolver *
+_nearby_resolver_get_proxy_resolver (NearbyResolver *self)
+{
+  if (self->proxy_resolver == NULL)
+    {
+      self->proxy_resolver = nearby_proxy_cache_new (NULL);
+      soup_session_set_proxy_resolver (self->session, self->proxy_resolver);
+    }
+
+  return self->proxy_resolver;
+}
+
 static void
 job_send (NearbyResolverJob *job)
 {
   NearbyResolver *self = job->self;
   g_autofree char *uri_string = NULL;
+  GProxyResolver *proxy_resolver;
   SoupMessagePriority priority;
 
   g_clear_object (&job->message);
@@ -391,9 +408,10 @@ job_send (NearbyResolverJob *job)
   /* Through a proxy, the address connected to is the proxy's, which the user chose; the
    * destination is then only known by name and checked as such (_nearby_resolver_check_url). */
   uri_string = g_uri_to_string (job->uri);
-  if (NEARBY_IS_PROXY_CACHE (self->proxy_resolver))
+  proxy_resolver = _nearby_resolver_get_proxy_resolver (self);
+  if (NEARBY_IS_PROXY_CACHE (proxy_resolver))
     {
-      g_auto(GStrv) kept = nearby_proxy_cache_lookup_cached (NEARBY_PROXY_CACHE (self->proxy_resolver),
+      g_auto(GStrv) kept = nearby_proxy_cache_lookup_cached (NEARBY_PROXY_CACHE (proxy_resolver),
                                                              uri_string);
 
       if (kept != NULL)
@@ -402,7 +420,7 @@ job_send (NearbyResolverJob *job)
           return;
         }
     }
-  g_proxy_resolver_lookup_async (self->proxy_resolver, uri_string, job->fetch_cancellable,
+  g_proxy_resolver_lookup_async (proxy_resolver, uri_string, job->fetch_cancellable,
                                  on_proxy_looked_up, job);
   /* An answer not kept may take a while (a PAC file to fetch): a manifest or icon does not
    * wait for it holding the slot. Such a host is rarely the page's, whose answer was just

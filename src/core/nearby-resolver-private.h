@@ -96,6 +96,7 @@ GUri     *_nearby_resolver_check_url        (NearbyResolver           *self,
                                              NearbyUrlPolicy           policy,
                                              const char               *url,
                                              GError                  **error);
+GProxyResolver *_nearby_resolver_get_proxy_resolver (NearbyResolver *self);
 void      _nearby_resolver_job_fetch        (NearbyResolverJob        *job,
                                              NearbyResolverFetchKind   kind,
                                              const char               *url);

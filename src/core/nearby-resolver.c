@@ -25,7 +25,6 @@
 
 #include "nearby-icon.h"
 #include "nearby-memory-page-cache.h"
-#include "nearby-proxy-cache.h"
 #include "nearby-resolver-private.h"
 
 /* One caller waiting for a job: callers of the same URL share the job. */
@@ -557,11 +556,10 @@ nearby_resolver_constructed (GObject *object)
                                 NULL);
   if (self->tls_database != NULL)
     soup_session_set_tls_database (self->session, self->tls_database);
-  /* A resolver given is used as it is; the system's is asked once per host for a while, not
-   * twice per request (nearby-proxy-cache.c). */
-  if (self->proxy_resolver == NULL)
-    self->proxy_resolver = nearby_proxy_cache_new (NULL);
-  soup_session_set_proxy_resolver (self->session, self->proxy_resolver);
+  /* A resolver given is used as it is; the system's comes with the first request
+   * (_nearby_resolver_get_proxy_resolver). */
+  if (self->proxy_resolver != NULL)
+    soup_session_set_proxy_resolver (self->session, self->proxy_resolver);
 }
 
 static void
@@ -708,6 +706,7 @@ nearby_resolver_class_init (NearbyResolverClass *klass)
                          G_TYPE_TLS_DATABASE,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /* NULL: the system's, made at the first request (and read as NULL until then). */
   properties[PROP_PROXY_RESOLVER] =
     g_param_spec_object ("proxy-resolver", NULL, NULL,
                          G_TYPE_PROXY_RESOLVER,
