@@ -179,6 +179,60 @@ test_cli_no_system_bus (void)
     }
 }
 
+/* The dynamic loader's account of every library a run of `nearby ARG…` loaded (LD_DEBUG=files). */
+static NearbyTestRun *
+run_listing_libraries (const char *first_arg,
+                       ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  NearbyTestRun *run;
+  va_list list;
+
+  va_start (list, first_arg);
+  for (const char *arg = first_arg; arg != NULL; arg = va_arg (list, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (list);
+  g_ptr_array_add (args, NULL);
+
+  g_setenv ("LD_DEBUG", "files", TRUE);
+  run = nearby_test_run_nearbyv (NULL, (const char **) args->pdata);
+  g_unsetenv ("LD_DEBUG");
+  g_test_message ("nearby %s: exit status %d", first_arg, run->status);
+
+  return run;
+}
+
+/* The commands run in scripts, many times over: loading GTK and libadwaita for a window they
+ * never open was most of an empty `nearby decode` (25 ms against 10). The app still loads them. */
+static void
+test_cli_loads_no_gtk (void)
+{
+  g_autoptr(NearbyTestRun) decode = run_listing_libraries ("decode",
+                                                           "0201060303aafe0a16aafe10ec0361626307",
+                                                           NULL);
+  g_autoptr(NearbyTestRun) resolve = run_listing_libraries ("resolve", "--no-cache", "--json",
+                                                            "nope:", NULL);
+  g_autoptr(NearbyTestRun) app = run_listing_libraries ("--version", NULL);
+  NearbyTestRun *commands[] = { decode, resolve };
+
+  g_assert_cmpint (decode->status, ==, 0);
+  g_assert_nonnull (strstr (decode->out, "\"url\":\"https://abc.com\""));
+  g_assert_cmpint (resolve->status, ==, 1);
+  g_assert_nonnull (strstr (resolve->out, "\"error_code\":\"unsupported-scheme\""));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      /* The loader's account is there: the command did load GLib. */
+      g_assert_nonnull (strstr (commands[i]->err, "file=libglib-2.0.so"));
+      g_assert_null (strstr (commands[i]->err, "file=libgtk-4.so"));
+      g_assert_null (strstr (commands[i]->err, "file=libadwaita-1.so"));
+    }
+
+  g_assert_cmpint (app->status, ==, 0);
+  g_assert_nonnull (strstr (app->out, "nearby "));
+  g_assert_nonnull (strstr (app->err, "file=libgtk-4.so"));
+  g_assert_nonnull (strstr (app->err, "file=libadwaita-1.so"));
+}
+
 #define RLO "\xe2\x80\xae"  /* U+202E RIGHT-TO-LEFT OVERRIDE */
 #define ESC "\033"
 
@@ -237,6 +291,7 @@ main (int   argc,
   g_test_add_func ("/cli/option-letters", test_cli_option_letters);
   g_test_add_func ("/cli/no-system-bus", test_cli_no_system_bus);
   g_test_add_func ("/cli/escapes-terminal", test_cli_escapes_terminal);
+  g_test_add_func ("/cli/loads-no-gtk", test_cli_loads_no_gtk);
 
   return g_test_run ();
 }

@@ -49,7 +49,8 @@ parser.add_argument('--source-root', required=True)
 parser.add_argument('--build-root', required=True)
 parser.add_argument('--app-id', required=True)
 parser.add_argument('--desktop-file', required=True, help='the merged .desktop file in the build tree')
-parser.add_argument('--binary', required=True, help='the built nearby executable')
+parser.add_argument('--binary', required=True, action='append',
+                    help='the built nearby executable, and again the app\'s module it opens')
 options = parser.parse_args()
 
 runtime_list_path = os.path.join(options.source_root, 'flatpak', 'gnome-platform-libraries.txt')
@@ -394,13 +395,17 @@ def app_id_and_command_match_the_desktop_file_and_meson():
 
 def every_linked_library_is_in_the_runtime_or_built_by_a_module():
     sonames, _ = read_runtime_list(runtime_list_path)
-    needed = needed_libraries(options.binary)
-    assert needed, f'readelf found no NEEDED entry in {options.binary}'
+    needed = {}
+    for binary in options.binary:
+        linked = needed_libraries(binary)
+        assert linked, f'readelf found no NEEDED entry in {binary}'
+        for soname in linked:
+            needed.setdefault(soname, os.path.relpath(binary, options.build_root))
 
     def check(app_id, manifest):
         _, modules = app_module(manifest, app_id)
-        _assert_no_problems(missing_from_runtime(needed, sonames, [module.get('name', '') for module in modules],
-                                                 lambda soname: f'{soname} (linked by src/nearby)', app_id))
+        _assert_no_problems(missing_from_runtime(list(needed), sonames, [module.get('name', '') for module in modules],
+                                                 lambda soname: f'{soname} (linked by {needed[soname]})', app_id))
     each_manifest(check)
 
 

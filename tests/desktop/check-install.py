@@ -90,6 +90,22 @@ def the_command_is_in_bindir():
     assert os.access(path, os.X_OK), f'/{os.path.relpath(path, destdir)} is not executable'
 
 
+def the_app_module_is_in_libdir_and_the_installed_command_opens_it():
+    # The window is a module the command opens only to start the app, found from the command's
+    # own directory: the installed tree, moved as a whole into DESTDIR, must still start.
+    module = installed(build_option('libdir'), 'nearby', 'nearby-ui.so')
+    assert_installed(module, 'the app\'s module')
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ('LD_LIBRARY_PATH', 'LD_PRELOAD')}
+    environment['LD_DEBUG'] = 'files'
+    result = subprocess.run([installed(bindir, 'nearby'), '--version'], env=environment,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith('nearby '), \
+        f'the installed nearby --version: {result.returncode}\n{result.stdout}{result.stderr[-2000:]}'
+    assert f'file={os.path.realpath(module)} ' in result.stderr, \
+        f'the installed nearby did not open /{os.path.relpath(module, destdir)}'
+
+
 def the_desktop_file_is_in_share_applications():
     path = share('applications', options.app_id + '.desktop')
     assert_installed(path, 'the desktop file')
@@ -169,6 +185,7 @@ try:
         meson_install_succeeds,
         everything_stays_inside_the_prefix,
         the_command_is_in_bindir,
+        the_app_module_is_in_libdir_and_the_installed_command_opens_it,
         the_desktop_file_is_in_share_applications,
         the_metainfo_is_in_share_metainfo,
         the_gsettings_schema_is_in_share_glib_schemas,
