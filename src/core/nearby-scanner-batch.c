@@ -1,8 +1,8 @@
 /* nearby-scanner-batch.c: the scanner's Device1 PropertiesChanged signals, taken on GDBus's
  * worker thread and handed to the main loop in batches
  *
- * A busy room is hundreds of signals a second. Left to GDBusObjectManagerClient, each one is a
- * main-loop wakeup (and a GVariant walk into its proxy's cache) as it comes; bench-room counted
+ * Used without an sd-bus connection (nearby-scanner-sdbus.c). A busy room is hundreds of signals
+ * a second. Dispatched by GDBus, each one is a main-loop wakeup as it comes; bench-room counted
  * about 2 400 wakeups a second for 500 signals. A connection filter runs on the worker thread
  * that read the message: it keeps the Device1 PropertiesChanged of our bluetoothd, drops them
  * from GDBus's own dispatch, and wakes the main loop once per batch interval. A path heard from
@@ -99,37 +99,13 @@ apply_messages (NearbyScanner *self,
   for (guint i = 0; i < messages->len; i++)
     {
       GDBusMessage *message = g_ptr_array_index (messages, i);
-      const char *path = g_dbus_message_get_path (message);
-      g_autoptr(GDBusInterface) proxy = NULL;
       g_autoptr(GVariant) changed = NULL;
       g_autofree const char **invalidated = NULL;
-      GVariantIter iter;
-      const char *name;
-      GVariant *value;
-
-      if (self->manager == NULL)
-        return;
-      proxy = g_dbus_object_manager_get_interface (self->manager, path,
-                                                   NEARBY_BLUEZ_DEVICE_IFACE);
-      if (proxy == NULL)
-        continue;
 
       g_variant_get (g_dbus_message_get_body (message), "(&s@a{sv}^a&s)", NULL, &changed,
                      &invalidated);
-
-      /* GDBus did not see this signal: its proxy's cache is brought up to date here, since
-       * the scanner and `nearby scan --all` read it. */
-      g_variant_iter_init (&iter, changed);
-      while (g_variant_iter_next (&iter, "{&sv}", &name, &value))
-        {
-          g_dbus_proxy_set_cached_property (G_DBUS_PROXY (proxy), name, value);
-          g_variant_unref (value);
-        }
-      for (guint j = 0; invalidated[j] != NULL; j++)
-        g_dbus_proxy_set_cached_property (G_DBUS_PROXY (proxy), invalidated[j], NULL);
-
-      _nearby_scanner_device_properties_changed (self, G_DBUS_PROXY (proxy), changed,
-                                                 invalidated);
+      _nearby_scanner_device_properties_changed (self, g_dbus_message_get_path (message),
+                                                 changed, invalidated);
     }
 }
 
@@ -221,6 +197,18 @@ filter_cb (GDBusConnection *connection,
   return NULL;
 }
 
+/* Those of another bluetoothd or adapter, which the filter left. */
+static void
+ignore_signal (GDBusConnection *connection,
+               const char      *sender,
+               const char      *object_path,
+               const char      *interface_name,
+               const char      *signal_name,
+               GVariant        *parameters,
+               gpointer         user_data)
+{
+}
+
 void
 _nearby_scanner_batch_start (NearbyScanner *self,
                              gboolean       gdbus_only)
@@ -241,7 +229,13 @@ _nearby_scanner_batch_start (NearbyScanner *self,
   self->batch = batch;
   self->batch_filter_id = g_dbus_connection_add_filter (self->connection, filter_cb,
                                                         batch_ref (batch), batch_unref);
-  self->signals_ready = TRUE;
+  /* Asks the bus for the signals; the filter takes them before GDBus would dispatch them. */
+  self->batch_signal_id =
+    g_dbus_connection_signal_subscribe (self->connection, NEARBY_BLUEZ_BUS_NAME,
+                                        "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                                        NULL, NEARBY_BLUEZ_DEVICE_IFACE,
+                                        G_DBUS_SIGNAL_FLAGS_NONE, ignore_signal, NULL, NULL);
+  _nearby_scanner_signals_ready (self);
 }
 
 void
@@ -302,6 +296,9 @@ _nearby_scanner_batch_stop (NearbyScanner *self)
   if (self->batch_filter_id != 0)
     g_dbus_connection_remove_filter (self->connection, self->batch_filter_id);
   self->batch_filter_id = 0;
+  if (self->batch_signal_id != 0)
+    g_dbus_connection_signal_unsubscribe (self->connection, self->batch_signal_id);
+  self->batch_signal_id = 0;
 
   /* The filter may run once more: it takes nothing from now on. */
   g_mutex_lock (&self->batch->mutex);

@@ -21,23 +21,46 @@ typedef struct {
   gsize       raw_len;
 } StoredFrame;
 
-/* Only devices that sent a beacon frame get one: phones and headphones cost a hash miss. */
+/* Every Device1 under the adapter in use has one: a phone or headphones cost a record of a few
+ * dozen bytes, a beacon its frames as well. */
 typedef struct {
   char            *address;
   int              rssi;
   NearbyFrameKind  last_kind;
   guint            config_offer;   /* NearbyConfigOffer */
-  /* A slot only for each kind the device sent: most send one or two of the seven. */
+  /* What it is (see the "other-device" signal), only while anyone listens to that. */
+  GVariant        *described;
+  /* A slot only for each kind the device sent: most send one or two of the seven. None: it
+   * sent no beacon frame (since the adapter was last powered). */
   StoredFrame     *frames[NEARBY_FRAME_N_KINDS];
 } Device;
+
+static void
+device_forget_frames (Device *device)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (device->frames); i++)
+    g_clear_pointer (&device->frames[i], g_free);
+  device->last_kind = NEARBY_FRAME_KIND_NONE;
+}
+
+static gboolean
+device_is_beacon (Device *device)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (device->frames); i++)
+    {
+      if (device->frames[i] != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
 
 static void
 device_free (gpointer data)
 {
   Device *device = data;
 
-  for (guint i = 0; i < G_N_ELEMENTS (device->frames); i++)
-    g_free (device->frames[i]);
+  device_forget_frames (device);
+  g_clear_pointer (&device->described, g_variant_unref);
   g_free (device->address);
   g_free (device);
 }
@@ -129,12 +152,13 @@ address_of_path (const char *path)
 }
 
 /* The device's address as the object path names it: bluetoothd derives the path from the
- * address, so an Address property that says otherwise (say, "<script>") is not believed. */
+ * address, so an Address property (in @properties, which may be NULL) that says otherwise (say,
+ * "<script>") is not believed. */
 static char *
-device_address (GDBusProxy *proxy)
+device_address (const char *path,
+                GVariant   *properties)
 {
-  const char *path = g_dbus_proxy_get_object_path (proxy);
-  g_autoptr(GVariant) property = g_dbus_proxy_get_cached_property (proxy, "Address");
+  g_autoptr(GVariant) property = NULL;
   g_autofree char *from_path = address_of_path (path);
 
   if (from_path != NULL)
@@ -142,7 +166,9 @@ device_address (GDBusProxy *proxy)
 
   /* Not a path bluetoothd would make: its Address when that is one, else the path's last
    * element, which D-Bus limits to [A-Za-z0-9_]. */
-  if (property != NULL && g_variant_is_of_type (property, G_VARIANT_TYPE_STRING))
+  if (properties != NULL)
+    property = g_variant_lookup_value (properties, "Address", G_VARIANT_TYPE_STRING);
+  if (property != NULL)
     {
       g_autofree char *as_path = g_strconcat ("/dev_", g_variant_get_string (property, NULL),
                                               NULL);
@@ -186,21 +212,47 @@ config_offer_of_uuids (GVariant *uuids)
   return offer;
 }
 
-static Device *
-device_new_for_proxy (GDBusProxy *proxy)
+static const char * const described_names[] = {
+  "AddressType", "ManufacturerData", "ServiceData", "UUIDs", "AdvertisingData",
+};
+
+/* Brings device->described up to date with @changed (a{sv}, may be NULL) and @invalidated. */
+static void
+device_describe (Device             *device,
+                 GVariant           *changed,
+                 const char * const *invalidated)
 {
-  g_autoptr(GVariant) rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
-  g_autoptr(GVariant) uuids = g_dbus_proxy_get_cached_property (proxy, "UUIDs");
-  Device *device = g_new0 (Device, 1);
+  GVariantBuilder builder;
+  gboolean touched = device->described == NULL;
 
-  device->address = device_address (proxy);
-  device->rssi = rssi_of_variant (rssi);
-  /* What the device listed until it sent a beacon frame, as both signal readers keep the
-   * proxy's cache (nearby-scanner-batch.c, nearby-scanner-sdbus.c); later changes are passed
-   * to _nearby_scanner_device_advert() as @uuids. */
-  device->config_offer = config_offer_of_uuids (uuids);
+  for (guint i = 0; i < G_N_ELEMENTS (described_names) && !touched; i++)
+    {
+      g_autoptr(GVariant) value = changed != NULL
+                                  ? g_variant_lookup_value (changed, described_names[i], NULL)
+                                  : NULL;
 
-  return device;
+      touched = value != NULL
+                || (invalidated != NULL && g_strv_contains (invalidated, described_names[i]));
+    }
+  if (!touched)
+    return;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  for (guint i = 0; i < G_N_ELEMENTS (described_names); i++)
+    {
+      const char *name = described_names[i];
+      g_autoptr(GVariant) value = changed != NULL
+                                  ? g_variant_lookup_value (changed, name, NULL)
+                                  : NULL;
+
+      if (value == NULL && device->described != NULL
+          && (invalidated == NULL || !g_strv_contains (invalidated, name)))
+        value = g_variant_lookup_value (device->described, name, NULL);
+      if (value != NULL)
+        g_variant_builder_add (&builder, "{sv}", name, value);
+    }
+  g_clear_pointer (&device->described, g_variant_unref);
+  device->described = g_variant_ref_sink (g_variant_builder_end (&builder));
 }
 
 static int
@@ -216,94 +268,105 @@ rssi_of_int (gboolean has_rssi,
 /* A device without a beacon frame: said only to whoever asks (`nearby scan --all`). */
 static void
 other_device_heard (NearbyScanner *self,
-                    GDBusProxy    *proxy,
-                    gboolean       has_rssi,
-                    int            rssi,
-                    gboolean       rssi_invalidated)
+                    Device        *device)
 {
-  g_autofree char *address = NULL;
+  g_autoptr(GVariant) empty = NULL;
 
   if (!_nearby_scanner_wants_other_devices (self))
     return;
 
-  address = device_address (proxy);
-  if (!has_rssi)
-    {
-      g_autoptr(GVariant) cached_rssi = g_dbus_proxy_get_cached_property (proxy, "RSSI");
-
-      has_rssi = cached_rssi != NULL && g_variant_is_of_type (cached_rssi, G_VARIANT_TYPE_INT16);
-      if (has_rssi)
-        rssi = g_variant_get_int16 (cached_rssi);
-    }
-
-  _nearby_scanner_emit_other_device (self, proxy, address,
-                                     rssi_invalidated ? NEARBY_RSSI_UNKNOWN
-                                                      : rssi_of_int (has_rssi, rssi));
+  if (device->described == NULL)
+    empty = g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
+  _nearby_scanner_emit_other_device (self, device->address, device->rssi,
+                                     device->described != NULL ? device->described : empty);
 }
 
 gboolean
 _nearby_scanner_device_is_beacon (NearbyScanner *self,
                                   const char    *path)
 {
-  return g_hash_table_contains (self->devices, path);
+  Device *device = g_hash_table_lookup (self->devices, path);
+
+  return device != NULL && device_is_beacon (device);
 }
 
 void
-_nearby_scanner_device_advert (NearbyScanner *self,
-                               const char    *path,
-                               GDBusProxy    *proxy,
-                               gboolean       has_rssi,
-                               int            rssi,
-                               GVariant      *service_data,
-                               GVariant      *manufacturer_data,
-                               GVariant      *uuids,
-                               gboolean       rssi_invalidated)
+_nearby_scanner_devices_forget_frames (NearbyScanner *self)
 {
-  g_autoptr(GDBusInterface) looked_up = NULL;
+  GHashTableIter iter;
+  Device *device;
+
+  g_hash_table_iter_init (&iter, self->devices);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &device))
+    device_forget_frames (device);
+}
+
+static gboolean
+follows (NearbyScanner *self,
+         const char    *path)
+{
+  return self->adapter != NULL && !self->stopped
+         && path_is_under (path, g_dbus_proxy_get_object_path (self->adapter));
+}
+
+void
+_nearby_scanner_device_advert (NearbyScanner      *self,
+                               const char         *path,
+                               gboolean            has_rssi,
+                               int                 rssi,
+                               GVariant           *changed,
+                               const char * const *invalidated)
+{
+  g_autoptr(GVariant) service_data = NULL;
+  g_autoptr(GVariant) manufacturer_data = NULL;
+  g_autoptr(GVariant) uuids = NULL;
   NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
+  gboolean rssi_invalidated = invalidated != NULL && g_strv_contains (invalidated, "RSSI");
   Device *device;
   guint n_frames;
 
-  if (self->adapter == NULL || self->stopped
-      || !path_is_under (path, g_dbus_proxy_get_object_path (self->adapter)))
+  if (!follows (self, path))
     return;
+  /* Not one bluetoothd told of (InterfacesAdded): it is not there for us either. */
+  device = g_hash_table_lookup (self->devices, path);
+  if (device == NULL)
+    return;
+
+  if (changed != NULL)
+    {
+      service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
+      manufacturer_data = g_variant_lookup_value (changed, "ManufacturerData", NULL);
+      uuids = g_variant_lookup_value (changed, "UUIDs", NULL);
+      if (device->described != NULL || _nearby_scanner_wants_other_devices (self))
+        device_describe (device, changed, invalidated);
+    }
+  if (uuids != NULL)
+    device->config_offer = config_offer_of_uuids (uuids);
+  if (has_rssi)
+    device->rssi = rssi_of_int (TRUE, rssi);
+  if (rssi_invalidated)
+    device->rssi = NEARBY_RSSI_UNKNOWN;
+
+  /* UUIDs alone is no advert: it is kept for the device's next sighting. */
+  if (!has_rssi && !rssi_invalidated && service_data == NULL && manufacturer_data == NULL)
+    {
+      if (uuids != NULL)
+        {
+          self->last_activity_us = g_get_monotonic_time ();
+          self->stall_factor = 1;
+        }
+      return;
+    }
 
   self->last_activity_us = g_get_monotonic_time ();
   self->stall_factor = 1;
 
   n_frames = nearby_advert_decode (service_data, manufacturer_data, frames);
-
-  device = g_hash_table_lookup (self->devices, path);
-  if (device == NULL)
+  if (n_frames == 0 && !device_is_beacon (device))
     {
-      /* UUIDs alone (or a device that appeared without advert data) is no advert. */
-      if (n_frames == 0 && !has_rssi && !rssi_invalidated && service_data == NULL
-          && manufacturer_data == NULL)
-        return;
-      if (proxy == NULL && self->manager != NULL)
-        {
-          looked_up = g_dbus_object_manager_get_interface (self->manager, path,
-                                                           NEARBY_BLUEZ_DEVICE_IFACE);
-          proxy = (GDBusProxy *) looked_up;
-        }
-      if (proxy == NULL)
-        return;
-      if (n_frames == 0)
-        {
-          other_device_heard (self, proxy, has_rssi, rssi, rssi_invalidated);
-          return;
-        }
-      device = device_new_for_proxy (proxy);
-      g_hash_table_insert (self->devices, g_strdup (path), device);
+      other_device_heard (self, device);
+      return;
     }
-
-  if (uuids != NULL)
-    device->config_offer = config_offer_of_uuids (uuids);
-
-  if (has_rssi)
-    device->rssi = rssi_of_int (TRUE, rssi);
-  if (rssi_invalidated)
-    device->rssi = NEARBY_RSSI_UNKNOWN;
 
   for (guint i = 0; i < n_frames; i++)
     {
@@ -337,33 +400,55 @@ _nearby_scanner_device_advert (NearbyScanner *self,
     }
 }
 
-/* Handles the advert data of one device, from its first appearance or from a PropertiesChanged.
- * Any of @rssi, @service_data, @manufacturer_data, @uuids may be NULL. */
 void
-_nearby_scanner_device_changed (NearbyScanner *self,
-                                GDBusProxy    *proxy,
-                                GVariant      *rssi,
-                                GVariant      *service_data,
-                                GVariant      *manufacturer_data,
-                                GVariant      *uuids,
-                                gboolean       rssi_invalidated)
+_nearby_scanner_device_properties_changed (NearbyScanner      *self,
+                                           const char         *path,
+                                           GVariant           *changed,
+                                           const char * const *invalidated)
 {
-  gboolean has_rssi = rssi != NULL && g_variant_is_of_type (rssi, G_VARIANT_TYPE_INT16);
+  g_autoptr(GVariant) rssi = g_variant_lookup_value (changed, "RSSI", G_VARIANT_TYPE_INT16);
 
-  _nearby_scanner_device_advert (self, g_dbus_proxy_get_object_path (proxy), proxy, has_rssi,
-                                 has_rssi ? g_variant_get_int16 (rssi) : 0, service_data,
-                                 manufacturer_data, uuids, rssi_invalidated);
+  _nearby_scanner_device_advert (self, path, rssi != NULL,
+                                 rssi != NULL ? g_variant_get_int16 (rssi) : 0, changed,
+                                 invalidated);
 }
 
 void
 _nearby_scanner_device_added (NearbyScanner *self,
-                              GDBusProxy    *proxy)
+                              const char    *path,
+                              GVariant      *properties)
 {
-  g_autoptr(GVariant) service_data = g_dbus_proxy_get_cached_property (proxy, "ServiceData");
-  g_autoptr(GVariant) manufacturer_data =
-    g_dbus_proxy_get_cached_property (proxy, "ManufacturerData");
+  g_autoptr(GVariant) rssi = NULL;
+  g_autoptr(GVariant) uuids = NULL;
+  g_autoptr(GVariant) advert = NULL;
+  GVariantDict dict;
+  Device *device;
 
-  /* The RSSI is read when the device is created: passing it again would count as a new advert. */
-  _nearby_scanner_device_changed (self, proxy, NULL, service_data, manufacturer_data, NULL,
-                                  FALSE);
+  /* Told twice (as python-dbusmock does): what came since is as new. */
+  if (!follows (self, path) || g_hash_table_contains (self->devices, path))
+    return;
+
+  rssi = g_variant_lookup_value (properties, "RSSI", NULL);
+  uuids = g_variant_lookup_value (properties, "UUIDs", NULL);
+  device = g_new0 (Device, 1);
+  device->address = device_address (path, properties);
+  device->rssi = rssi_of_variant (rssi);
+  device->config_offer = config_offer_of_uuids (uuids);
+  if (_nearby_scanner_wants_other_devices (self))
+    device_describe (device, properties, NULL);
+  g_hash_table_insert (self->devices, g_strdup (path), device);
+
+  /* Its advert data as an advert; the RSSI was read above: passing it again would count as a
+   * new one. */
+  g_variant_dict_init (&dict, NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *name = i == 0 ? "ServiceData" : "ManufacturerData";
+      g_autoptr(GVariant) value = g_variant_lookup_value (properties, name, NULL);
+
+      if (value != NULL)
+        g_variant_dict_insert_value (&dict, name, value);
+    }
+  advert = g_variant_ref_sink (g_variant_dict_end (&dict));
+  _nearby_scanner_device_advert (self, path, FALSE, 0, advert, NULL);
 }

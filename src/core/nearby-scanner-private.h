@@ -1,7 +1,9 @@
 /* nearby-scanner-private.h: the scanner's instance and the calls between its three files
  *
- * nearby-scanner.c follows bluetoothd and the adapter, nearby-scanner-discovery.c keeps a
- * discovery session going, nearby-scanner-devices.c turns device properties into sightings.
+ * nearby-scanner.c chooses and follows the adapter, nearby-scanner-objects.c follows bluetoothd's
+ * objects, nearby-scanner-discovery.c keeps a discovery session going, nearby-scanner-devices.c
+ * turns device properties into sightings, nearby-scanner-sdbus.c and nearby-scanner-batch.c read
+ * the Device1 signals.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,17 +29,29 @@ struct _NearbyScanner
   guint               retry_interval_max_ms;
 
   GCancellable       *cancellable;
-  GDBusObjectManager *manager;
   GDBusConnection    *connection;
   GDBusProxy         *adapter;
   char               *owner;     /* the bluetoothd our adapter and session belong to */
-  GHashTable         *devices;   /* object path -> Device, see nearby-scanner-devices.c */
+  /* Every Device1 under the adapter: object path -> Device, see nearby-scanner-devices.c */
+  GHashTable         *devices;
+
+  /* bluetoothd's objects (nearby-scanner-objects.c) */
+  guint               signal_ids[3];
+  guint               name_watch_id;
+  gboolean            name_known;     /* the name watcher answered */
+  char               *name_owner;     /* org.bluez's owner now; NULL: none */
+  gboolean            objects_ready;  /* GetManagedObjects answered for name_owner */
+  GCancellable       *objects_cancellable;
+  GCancellable       *replay_cancellable;
+  GHashTable         *adapters;       /* object path -> GDBusProxy of its Adapter1 */
+  GVariant           *known_objects;  /* while an answer to GetManagedObjects is applied */
   char               *bus_address; /* the system bus's */
   /* Device1 signals off the main loop: on an sd-bus connection (nearby-scanner-sdbus.c) or,
    * without one, taken off the GDBus connection (nearby-scanner-batch.c). */
   NearbyScannerSdBus *sdbus;
   NearbyScannerBatch *batch;
   guint               batch_filter_id;
+  guint               batch_signal_id;
   gboolean            signals_ready;  /* the signals are followed, discovery may start */
 
   NearbySourceState   state;
@@ -69,13 +83,27 @@ void        _nearby_scanner_set_state           (NearbyScanner        *self,
 gboolean    _nearby_scanner_proxy_get_boolean   (GDBusProxy           *proxy,
                                                  const char           *name,
                                                  gboolean              fallback);
+/* Works out the state from what bluetoothd publishes, and starts discovery when it can. */
+void        _nearby_scanner_refresh             (NearbyScanner        *self);
+/* The adapter in use, or its bluetoothd, went away. */
+void        _nearby_scanner_drop_adapter        (NearbyScanner        *self);
+/* The adapter in use published @changed (a{sv}); its proxy's cache is up to date. */
+void        _nearby_scanner_adapter_changed     (NearbyScanner        *self,
+                                                 GVariant             *changed);
 
-/* Some of a Device1's properties changed, as a PropertiesChanged said (@invalidated may be
- * NULL). */
-void        _nearby_scanner_device_properties_changed (NearbyScanner      *self,
-                                                       GDBusProxy         *proxy,
-                                                       GVariant           *changed,
-                                                       const char * const *invalidated);
+/* nearby-scanner-objects.c */
+/* Follows InterfacesAdded, InterfacesRemoved and the adapters' PropertiesChanged on
+ * self->connection. */
+void        _nearby_scanner_objects_start       (NearbyScanner        *self);
+void        _nearby_scanner_objects_stop        (NearbyScanner        *self);
+/* The Device1 signals are followed: sets self->signals_ready, and bluetoothd's objects are
+ * asked for. */
+void        _nearby_scanner_signals_ready       (NearbyScanner        *self);
+/* The adapter to use among self->adapters (a new reference), or NULL. */
+GDBusProxy *_nearby_scanner_find_adapter        (NearbyScanner        *self);
+/* Adds the devices bluetoothd already has under the adapter just chosen. */
+void        _nearby_scanner_replay_devices      (NearbyScanner        *self);
+void        _nearby_scanner_cancel_replay       (NearbyScanner        *self);
 
 /* nearby-scanner-batch.c */
 /* Takes the Device1 PropertiesChanged of the followed bluetoothd and adapter off the main loop
@@ -112,11 +140,6 @@ void        _nearby_scanner_sdbus_follow        (NearbyScanner        *self,
 void        _nearby_scanner_sdbus_flush         (NearbyScanner        *self);
 void        _nearby_scanner_sdbus_forget        (NearbyScanner        *self,
                                                  const char           *path);
-/* The scanner's GDBus connection asks bluetoothd for its ObjectManager and Adapter1 signals
- * only, rather than all of them as GDBusObjectManagerClient did for @owner. */
-void        _nearby_scanner_narrow_gdbus_matches     (NearbyScanner   *self);
-void        _nearby_scanner_remove_gdbus_owner_match (NearbyScanner   *self,
-                                                      const char      *owner);
 
 /* nearby-scanner-discovery.c */
 void        _nearby_scanner_begin_session       (NearbyScanner        *self,
@@ -135,40 +158,37 @@ void        _nearby_scanner_call_adapter        (NearbyScanner        *self,
                                                  GAsyncReadyCallback   callback,
                                                  gpointer              user_data);
 
-/* Whether anyone listens to "other-device", and emitting it for @proxy. */
+/* Whether anyone listens to "other-device", and emitting it (@described: a{sv}). */
 gboolean    _nearby_scanner_wants_other_devices (NearbyScanner        *self);
 void        _nearby_scanner_emit_other_device   (NearbyScanner        *self,
-                                                 GDBusProxy           *proxy,
                                                  const char           *address,
-                                                 int                   rssi);
+                                                 int                   rssi,
+                                                 GVariant             *described);
 
 /* nearby-scanner-devices.c */
-/* For self->devices: object path -> what that device sent. */
+/* For self->devices: object path -> what that device is and sent. */
 GHashTable *_nearby_scanner_devices_new         (void);
-/* A Device1 appeared, with the properties it has. */
+/* A Device1 appeared, with its properties (a{sv}). */
 void        _nearby_scanner_device_added        (NearbyScanner        *self,
-                                                 GDBusProxy           *proxy);
-/* Some of a Device1's properties changed; the others are NULL. */
-void        _nearby_scanner_device_changed      (NearbyScanner        *self,
-                                                 GDBusProxy           *proxy,
-                                                 GVariant             *rssi,
-                                                 GVariant             *service_data,
-                                                 GVariant             *manufacturer_data,
-                                                 GVariant             *uuids,
-                                                 gboolean              rssi_invalidated);
-/* The same for a signal read without GVariants for its RSSI (@has_rssi, @rssi); @proxy may be
- * NULL, and is then looked up only when the device is not yet known as a beacon. */
+                                                 const char           *path,
+                                                 GVariant             *properties);
+/* Some of a Device1's properties changed: its RSSI (@has_rssi, @rssi), the others in
+ * @changed (a{sv}; NULL when none), @invalidated may be NULL. */
 void        _nearby_scanner_device_advert       (NearbyScanner        *self,
                                                  const char           *path,
-                                                 GDBusProxy           *proxy,
                                                  gboolean              has_rssi,
                                                  int                   rssi,
-                                                 GVariant             *service_data,
-                                                 GVariant             *manufacturer_data,
-                                                 GVariant             *uuids,
-                                                 gboolean              rssi_invalidated);
-/* Whether @path sent a beacon frame (and so is followed without its proxy). */
+                                                 GVariant             *changed,
+                                                 const char * const   *invalidated);
+/* The same with the RSSI in @changed, as a PropertiesChanged says it. */
+void        _nearby_scanner_device_properties_changed (NearbyScanner      *self,
+                                                       const char         *path,
+                                                       GVariant           *changed,
+                                                       const char * const *invalidated);
+/* Whether @path sent a beacon frame. */
 gboolean    _nearby_scanner_device_is_beacon    (NearbyScanner        *self,
                                                  const char           *path);
+/* The adapter was powered off: every device's next frame is a first one again. */
+void        _nearby_scanner_devices_forget_frames (NearbyScanner      *self);
 
 G_END_DECLS

@@ -14,11 +14,10 @@
  * The RSSI, nearly all a still beacon's signals say, is read as an int16 straight from the
  * message; the other properties (ServiceData and ManufacturerData when their bytes change, UUIDs
  * for the configuration services, and whatever else bluetoothd signals) are made into GVariants
- * for the decoder, the device code and the proxies' cached properties.
+ * for the decoder and the device code.
  *
- * The scanner's GDBus connection then no longer needs the Device1 signals: its match rules
- * are narrowed (_nearby_scanner_narrow_gdbus_matches(), below). GDBus stays for everything else:
- * the objects and interfaces, the adapter, discovery.
+ * The scanner's GDBus connection does not ask for the Device1 signals then; it stays for
+ * everything else: the objects and interfaces, the adapter, discovery.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -39,69 +38,6 @@
 
 #include "nearby-bluez.h"
 #include "nearby-scanner-private.h"
-
-/* The scanner's GDBus connection, once the sd-bus one reads the Device1 signals */
-
-static void
-match_call_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autofree char *rule = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result,
-                                                             &error);
-
-  if (reply == NULL)
-    g_debug ("Match rule %s: %s", rule, error->message);
-}
-
-static void
-call_match (NearbyScanner *self,
-            const char    *method,
-            const char    *rule)
-{
-  g_dbus_connection_call (self->connection,
-                          "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                          method, g_variant_new ("(s)", rule), NULL,
-                          G_DBUS_CALL_FLAGS_NONE, -1, NULL, match_call_cb,
-                          g_strconcat (method, " ", rule, NULL));
-}
-
-/* GDBusObjectManagerClient asks the bus for every signal of bluetoothd (GLib 2.74's
- * subscribe_signals(): "type='signal',sender='OWNER'" for the path "/"). Taking that rule
- * away again on the scanner's own connection keeps the Device1 signals, read on the sd-bus
- * connection, from waking GDBus's worker thread too. Should GLib word its rule otherwise, the
- * RemoveMatch fails, the signals still come, and on_properties_changed() (nearby-scanner.c)
- * ignores them. */
-void
-_nearby_scanner_remove_gdbus_owner_match (NearbyScanner *self,
-                                          const char    *owner)
-{
-  g_autofree char *rule = g_strdup_printf ("type='signal',sender='%s'", owner);
-
-  call_match (self, "RemoveMatch", rule);
-}
-
-/* What the scanner's GDBus connection still needs from bluetoothd: objects and interfaces that
- * come and go, and the adapter's properties. Asked for before the object manager's own rule is
- * taken away, so that none of them is missed between the two. */
-void
-_nearby_scanner_narrow_gdbus_matches (NearbyScanner *self)
-{
-  g_autofree char *owner =
-    g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
-
-  call_match (self, "AddMatch",
-              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
-              "interface='org.freedesktop.DBus.ObjectManager'");
-  call_match (self, "AddMatch",
-              "type='signal',sender='" NEARBY_BLUEZ_BUS_NAME "',"
-              "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-              "arg0='" NEARBY_BLUEZ_ADAPTER_IFACE "'");
-  if (owner != NULL)
-    _nearby_scanner_remove_gdbus_owner_match (self, owner);
-}
 
 const char *
 nearby_scanner_get_signal_reader (NearbyScanner *self)
@@ -513,59 +449,14 @@ static void
 apply_signals (NearbyScanner *self,
                GArray        *signals)
 {
-  for (guint i = 0; i < signals->len && self->manager != NULL; i++)
+  for (guint i = 0; i < signals->len; i++)
     {
       Signal *signal = &g_array_index (signals, Signal, i);
-      g_autoptr(GDBusInterface) proxy = NULL;
-      g_autoptr(GVariant) service_data = NULL;
-      g_autoptr(GVariant) manufacturer_data = NULL;
-      g_autoptr(GVariant) uuids = NULL;
-      gboolean rssi_invalidated = signal->invalidated != NULL
-                                  && g_strv_contains ((const char * const *) signal->invalidated,
-                                                      "RSSI");
 
-      /* A beacon's RSSI alone, nearly every signal of a busy room, needs neither its proxy
-       * nor a GVariant (its proxy's cached RSSI is then left as it was: nothing reads it). The
-       * rest goes into the proxy's cache as GDBus would have put it. */
-      if (signal->changed != NULL || signal->invalidated != NULL
-          || !_nearby_scanner_device_is_beacon (self, signal->path))
-        {
-          GVariantIter iter;
-          const char *name;
-          GVariant *value;
-
-          proxy = g_dbus_object_manager_get_interface (self->manager, signal->path,
-                                                       NEARBY_BLUEZ_DEVICE_IFACE);
-          if (proxy == NULL)
-            continue;
-
-          if (signal->has_rssi)
-            g_dbus_proxy_set_cached_property (G_DBUS_PROXY (proxy), "RSSI",
-                                              g_variant_new_int16 (signal->rssi));
-          if (signal->changed != NULL)
-            {
-              g_variant_iter_init (&iter, signal->changed);
-              while (g_variant_iter_next (&iter, "{&sv}", &name, &value))
-                {
-                  g_dbus_proxy_set_cached_property (G_DBUS_PROXY (proxy), name, value);
-                  g_variant_unref (value);
-                }
-              service_data = g_variant_lookup_value (signal->changed, "ServiceData", NULL);
-              manufacturer_data = g_variant_lookup_value (signal->changed, "ManufacturerData",
-                                                          NULL);
-              uuids = g_variant_lookup_value (signal->changed, "UUIDs", NULL);
-            }
-          for (guint j = 0; signal->invalidated != NULL && signal->invalidated[j] != NULL; j++)
-            g_dbus_proxy_set_cached_property (G_DBUS_PROXY (proxy), signal->invalidated[j],
-                                              NULL);
-        }
-
-      /* UUIDs alone is no advert: it is kept for the device's next sighting. */
-      if (signal->has_rssi || service_data != NULL || manufacturer_data != NULL
-          || uuids != NULL || rssi_invalidated)
-        _nearby_scanner_device_advert (self, signal->path, (GDBusProxy *) proxy,
-                                       signal->has_rssi, signal->rssi, service_data,
-                                       manufacturer_data, uuids, rssi_invalidated);
+      /* A beacon's RSSI alone, nearly every signal of a busy room, needs no GVariant. */
+      _nearby_scanner_device_advert (self, signal->path, signal->has_rssi, signal->rssi,
+                                     signal->changed,
+                                     (const char * const *) signal->invalidated);
     }
 }
 

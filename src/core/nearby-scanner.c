@@ -45,7 +45,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void refresh (NearbyScanner *self);
 
 void
 _nearby_scanner_set_state (NearbyScanner     *self,
@@ -85,9 +84,9 @@ adapter_is_rfkill_blocked (GDBusProxy *adapter)
 
 /* Adapters */
 
-static void
-adapter_properties_changed (NearbyScanner *self,
-                            GVariant      *changed)
+void
+_nearby_scanner_adapter_changed (NearbyScanner *self,
+                                 GVariant      *changed)
 {
   g_autoptr(GVariant) discovering = g_variant_lookup_value (changed, "Discovering",
                                                             G_VARIANT_TYPE_BOOLEAN);
@@ -100,79 +99,31 @@ adapter_properties_changed (NearbyScanner *self,
       if (!_nearby_scanner_proxy_get_boolean (self->adapter, "Powered", FALSE))
         {
           _nearby_scanner_end_session (self);
-          g_hash_table_remove_all (self->devices);
+          _nearby_scanner_devices_forget_frames (self);
           self->retry_delay_ms = self->retry_interval_ms;
         }
-      refresh (self);
+      _nearby_scanner_refresh (self);
     }
 
   if (discovering != NULL)
     _nearby_scanner_discovering_changed (self, g_variant_get_boolean (discovering));
 }
 
-static GDBusProxy *
-object_get_adapter (GDBusObject *object)
-{
-  return (GDBusProxy *) g_dbus_object_get_interface (object, NEARBY_BLUEZ_ADAPTER_IFACE);
-}
-
-static GDBusProxy *
-find_adapter (NearbyScanner *self)
-{
-  GList *objects = g_dbus_object_manager_get_objects (self->manager);
-  g_autoptr(GPtrArray) proxies = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GArray) adapters = g_array_new (FALSE, FALSE, sizeof (NearbyBluezAdapter));
-  int chosen;
-
-  for (GList *l = objects; l != NULL; l = l->next)
-    {
-      GDBusProxy *adapter = object_get_adapter (l->data);
-      NearbyBluezAdapter candidate;
-
-      if (adapter == NULL)
-        continue;
-
-      candidate.object_path = g_dbus_proxy_get_object_path (adapter);
-      candidate.powered = _nearby_scanner_proxy_get_boolean (adapter, "Powered", FALSE);
-      g_array_append_val (adapters, candidate);
-      g_ptr_array_add (proxies, adapter);
-    }
-
-  g_list_free_full (objects, g_object_unref);
-
-  chosen = nearby_bluez_choose_adapter ((const NearbyBluezAdapter *) (gpointer) adapters->data,
-                                        adapters->len, self->adapter_name);
-
-  return chosen >= 0 ? g_object_ref (g_ptr_array_index (proxies, chosen)) : NULL;
-}
-
 static void
 use_adapter (NearbyScanner *self,
              GDBusProxy    *adapter)
 {
-  GList *objects;
-
   g_debug ("Using adapter %s", g_dbus_proxy_get_object_path (adapter));
   self->adapter = g_object_ref (adapter);
   self->retry_delay_ms = self->retry_interval_ms;
   _nearby_scanner_batch_follow (self, self->owner, g_dbus_proxy_get_object_path (adapter));
-
-  /* Devices bluetoothd already knows (ours or from another client's discovery). */
-  objects = g_dbus_object_manager_get_objects (self->manager);
-  for (GList *l = objects; l != NULL; l = l->next)
-    {
-      g_autoptr(GDBusInterface) device =
-        g_dbus_object_get_interface (l->data, NEARBY_BLUEZ_DEVICE_IFACE);
-
-      if (device != NULL)
-        _nearby_scanner_device_added (self, G_DBUS_PROXY (device));
-    }
-  g_list_free_full (objects, g_object_unref);
+  _nearby_scanner_replay_devices (self);
 }
 
-static void
-drop_adapter (NearbyScanner *self)
+void
+_nearby_scanner_drop_adapter (NearbyScanner *self)
 {
+  _nearby_scanner_cancel_replay (self);
   _nearby_scanner_batch_follow (self, NULL, NULL);
   _nearby_scanner_end_session (self);
   g_hash_table_remove_all (self->devices);
@@ -180,31 +131,29 @@ drop_adapter (NearbyScanner *self)
   g_clear_pointer (&self->owner, g_free);
 }
 
-/* Works out the state from what bluetoothd publishes, and starts discovery when it can. */
-static void
-refresh (NearbyScanner *self)
+void
+_nearby_scanner_refresh (NearbyScanner *self)
 {
-  g_autofree char *owner = NULL;
-
-  if (self->manager == NULL || self->stopped || !self->signals_ready)
+  if (self->connection == NULL || self->stopped || !self->signals_ready || !self->name_known)
     return;
 
-  owner = g_dbus_object_manager_client_get_name_owner (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager));
-  if (owner == NULL)
+  if (self->name_owner == NULL)
     {
-      drop_adapter (self);
+      _nearby_scanner_drop_adapter (self);
       _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE,
                                  _("The Bluetooth service is not running"));
       return;
     }
+  if (!self->objects_ready)
+    return;
 
   if (self->adapter == NULL)
     {
-      g_autoptr(GDBusProxy) adapter = find_adapter (self);
+      g_autoptr(GDBusProxy) adapter = _nearby_scanner_find_adapter (self);
 
       if (adapter != NULL)
         {
-          self->owner = g_strdup (owner);
+          self->owner = g_strdup (self->name_owner);
           use_adapter (self, adapter);
         }
     }
@@ -236,160 +185,22 @@ refresh (NearbyScanner *self)
     _nearby_scanner_begin_session (self, FALSE);
 }
 
-static void
-on_object_added (GDBusObjectManager *manager,
-                 GDBusObject        *object,
-                 NearbyScanner      *self)
-{
-  g_autoptr(GDBusInterface) device =
-    g_dbus_object_get_interface (object, NEARBY_BLUEZ_DEVICE_IFACE);
-  g_autoptr(GDBusInterface) adapter =
-    g_dbus_object_get_interface (object, NEARBY_BLUEZ_ADAPTER_IFACE);
-
-  _nearby_scanner_batch_flush (self);
-  if (adapter != NULL && self->adapter == NULL)
-    refresh (self);
-  if (device != NULL)
-    _nearby_scanner_device_added (self, G_DBUS_PROXY (device));
-}
-
-static void
-on_object_removed (GDBusObjectManager *manager,
-                   GDBusObject        *object,
-                   NearbyScanner      *self)
-{
-  const char *path = g_dbus_object_get_object_path (object);
-
-  _nearby_scanner_batch_flush (self);
-  if (self->adapter != NULL && g_str_equal (path, g_dbus_proxy_get_object_path (self->adapter)))
-    {
-      g_debug ("Adapter %s went away", path);
-      drop_adapter (self);
-      refresh (self);
-      return;
-    }
-
-  g_hash_table_remove (self->devices, path);
-  _nearby_scanner_batch_forget (self, path);
-}
-
-static void
-on_interface_added (GDBusObjectManager *manager,
-                    GDBusObject        *object,
-                    GDBusInterface     *interface,
-                    NearbyScanner      *self)
-{
-  const char *name = g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface));
-
-  _nearby_scanner_batch_flush (self);
-  if (g_str_equal (name, NEARBY_BLUEZ_ADAPTER_IFACE) && self->adapter == NULL)
-    refresh (self);
-  else if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
-    _nearby_scanner_device_added (self, G_DBUS_PROXY (interface));
-}
-
-static void
-on_interface_removed (GDBusObjectManager *manager,
-                      GDBusObject        *object,
-                      GDBusInterface     *interface,
-                      NearbyScanner      *self)
-{
-  _nearby_scanner_batch_flush (self);
-  if ((GDBusProxy *) interface == self->adapter)
-    {
-      drop_adapter (self);
-      refresh (self);
-    }
-  else if (g_str_equal (g_dbus_proxy_get_interface_name (G_DBUS_PROXY (interface)),
-                        NEARBY_BLUEZ_DEVICE_IFACE))
-    {
-      g_hash_table_remove (self->devices, g_dbus_object_get_object_path (object));
-      _nearby_scanner_batch_forget (self, g_dbus_object_get_object_path (object));
-    }
-}
-
-static void
-on_properties_changed (GDBusObjectManagerClient *manager,
-                       GDBusObjectProxy         *object,
-                       GDBusProxy               *proxy,
-                       GVariant                 *changed,
-                       const char * const       *invalidated,
-                       NearbyScanner            *self)
-{
-  const char *name = g_dbus_proxy_get_interface_name (proxy);
-
-  /* Device1 signals of our bluetoothd come in batches (nearby-scanner-batch.c); those from
-   * before a change of the adapter apply first. Read on an sd-bus connection, they may still
-   * come here until the match rules are narrowed (nearby-scanner-sdbus.c): ignored. */
-  if (g_str_equal (name, NEARBY_BLUEZ_DEVICE_IFACE))
-    {
-      if (self->sdbus == NULL)
-        _nearby_scanner_device_properties_changed (self, proxy, changed, invalidated);
-    }
-  else if (proxy == self->adapter)
-    {
-      _nearby_scanner_batch_flush (self);
-      adapter_properties_changed (self, changed);
-    }
-}
-
-void
-_nearby_scanner_device_properties_changed (NearbyScanner      *self,
-                                           GDBusProxy         *proxy,
-                                           GVariant           *changed,
-                                           const char * const *invalidated)
-{
-  g_autoptr(GVariant) rssi = g_variant_lookup_value (changed, "RSSI", NULL);
-  g_autoptr(GVariant) service_data = g_variant_lookup_value (changed, "ServiceData", NULL);
-  g_autoptr(GVariant) manufacturer_data =
-    g_variant_lookup_value (changed, "ManufacturerData", NULL);
-  g_autoptr(GVariant) uuids = g_variant_lookup_value (changed, "UUIDs", NULL);
-  gboolean rssi_invalidated = invalidated != NULL && g_strv_contains (invalidated, "RSSI");
-
-  /* UUIDs alone is no advert: it is kept for the device's next sighting. */
-  if (rssi != NULL || service_data != NULL || manufacturer_data != NULL || uuids != NULL
-      || rssi_invalidated)
-    _nearby_scanner_device_changed (self, proxy, rssi, service_data, manufacturer_data, uuids,
-                                    rssi_invalidated);
-}
-
 void
 _nearby_scanner_sdbus_ready (NearbyScanner *self,
                              gboolean       ok)
 {
-  if (self->manager == NULL || self->signals_ready)
+  if (self->connection == NULL || self->signals_ready)
     return;
 
   if (ok)
     {
-      _nearby_scanner_narrow_gdbus_matches (self);
-      self->signals_ready = TRUE;
+      _nearby_scanner_signals_ready (self);
     }
   else
     {
       _nearby_scanner_sdbus_stop (self);
       _nearby_scanner_batch_start (self, TRUE);
     }
-
-  refresh (self);
-}
-
-static void
-on_name_owner_changed (GDBusObjectManagerClient *manager,
-                       GParamSpec               *pspec,
-                       NearbyScanner            *self)
-{
-  g_autofree char *owner = g_dbus_object_manager_client_get_name_owner (manager);
-
-  g_debug ("org.bluez is now owned by %s", owner != NULL ? owner : "nobody");
-
-  if (self->sdbus != NULL && self->signals_ready && owner != NULL)
-    _nearby_scanner_remove_gdbus_owner_match (self, owner);
-
-  /* A new bluetoothd knows nothing of our session or filter. */
-  if (g_strcmp0 (owner, self->owner) != 0)
-    drop_adapter (self);
-  refresh (self);
 }
 
 static void
@@ -400,48 +211,6 @@ cannot_reach_bus (NearbyScanner *self,
                                               error->message);
 
   _nearby_scanner_set_state (self, NEARBY_SOURCE_STATE_NO_SERVICE, message);
-}
-
-static void
-manager_ready_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GDBusObjectManager) manager = NULL;
-  g_autoptr(GError) error = NULL;
-  NearbyScanner *self;
-
-  manager = g_dbus_object_manager_client_new_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  self = NEARBY_SCANNER (user_data);
-
-  if (manager == NULL)
-    {
-      cannot_reach_bus (self, error);
-      return;
-    }
-
-  self->manager = g_steal_pointer (&manager);
-  self->connection =
-    g_object_ref (g_dbus_object_manager_client_get_connection (G_DBUS_OBJECT_MANAGER_CLIENT (self->manager)));
-
-  _nearby_scanner_batch_start (self, FALSE);
-  g_signal_connect_object (self->manager, "notify::name-owner",
-                           G_CALLBACK (on_name_owner_changed), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->manager, "object-added",
-                           G_CALLBACK (on_object_added), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->manager, "object-removed",
-                           G_CALLBACK (on_object_removed), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->manager, "interface-added",
-                           G_CALLBACK (on_interface_added), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->manager, "interface-removed",
-                           G_CALLBACK (on_interface_removed), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->manager, "interface-proxy-properties-changed",
-                           G_CALLBACK (on_properties_changed), self, G_CONNECT_DEFAULT);
-
-  refresh (self);
 }
 
 static void
@@ -464,14 +233,9 @@ connection_ready_cb (GObject      *object,
       return;
     }
 
-  g_dbus_object_manager_client_new (connection,
-                                    G_DBUS_OBJECT_MANAGER_CLIENT_FLAGS_DO_NOT_AUTO_START,
-                                    NEARBY_BLUEZ_BUS_NAME,
-                                    "/",
-                                    NULL, NULL, NULL,
-                                    self->cancellable,
-                                    manager_ready_cb,
-                                    self);
+  self->connection = g_steal_pointer (&connection);
+  _nearby_scanner_objects_start (self);
+  _nearby_scanner_batch_start (self, FALSE);
 }
 
 /* The scanner has a system bus connection of its own: it takes bluetoothd's Device1
@@ -690,9 +454,8 @@ nearby_scanner_dispose (GObject *object)
   _nearby_scanner_batch_stop (self);
   _nearby_scanner_end_session (self);
   g_clear_object (&self->adapter);
-  if (self->manager != NULL)
-    g_signal_handlers_disconnect_by_data (self->manager, self);
-  g_clear_object (&self->manager);
+  if (self->connection != NULL)
+    _nearby_scanner_objects_stop (self);
   g_clear_object (&self->connection);
   g_hash_table_remove_all (self->devices);
 
@@ -706,6 +469,7 @@ nearby_scanner_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->devices, g_hash_table_unref);
+  g_clear_pointer (&self->adapters, g_hash_table_unref);
   g_clear_pointer (&self->adapter_name, g_free);
   g_clear_pointer (&self->state_message, g_free);
   g_clear_pointer (&self->owner, g_free);
@@ -857,26 +621,10 @@ _nearby_scanner_wants_other_devices (NearbyScanner *self)
 
 void
 _nearby_scanner_emit_other_device (NearbyScanner *self,
-                                   GDBusProxy    *proxy,
                                    const char    *address,
-                                   int            rssi)
+                                   int            rssi,
+                                   GVariant      *described)
 {
-  static const char * const names[] = {
-    "AddressType", "ManufacturerData", "ServiceData", "UUIDs", "AdvertisingData",
-  };
-  g_autoptr(GVariant) described = NULL;
-  GVariantBuilder builder;
-
-  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autoptr(GVariant) value = g_dbus_proxy_get_cached_property (proxy, names[i]);
-
-      if (value != NULL)
-        g_variant_builder_add (&builder, "{sv}", names[i], value);
-    }
-  described = g_variant_ref_sink (g_variant_builder_end (&builder));
-
   g_signal_emit (self, signals[OTHER_DEVICE], 0, address, rssi, described);
 }
 
@@ -890,6 +638,7 @@ nearby_scanner_init (NearbyScanner *self)
 {
   self->cancellable = g_cancellable_new ();
   self->devices = _nearby_scanner_devices_new ();
+  self->adapters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->state = NEARBY_SOURCE_STATE_STARTING;
   self->stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
   self->retry_interval_ms = DEFAULT_RETRY_INTERVAL_MS;
