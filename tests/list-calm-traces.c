@@ -29,6 +29,12 @@
 #define SILENT_FROM_S 20.0
 #define SILENT_FOR_S  40.0
 
+/* An advert of the beacon walked up to, as received. */
+typedef struct {
+  double  t_s;
+  int     rssi;
+} Received;
+
 typedef struct {
   double  x, y;
   double  rate_hz;
@@ -242,7 +248,7 @@ advertise (const CalmScenario *scenario,
            double              px,
            double              py,
            const NearbyFrame  *frame,
-           GArray             *received_s,
+           GArray             *heard,
            double             *noise_sum2,
            guint64            *noise_n)
 {
@@ -266,7 +272,11 @@ advertise (const CalmScenario *scenario,
           *noise_sum2 += noise * noise;
           (*noise_n)++;
           if (index == 0)
-            g_array_append_val (received_s, t_s);
+            {
+              Received advert = { t_s, received };
+
+              g_array_append_val (heard, advert);
+            }
         }
 
       if (beacon->bursts && beacon->burst_left == 0)
@@ -386,7 +396,7 @@ calm_run (const CalmScenario         *scenario,
   NearbyTestSource *source = nearby_test_source_new ();
   NearbyObjectList *list = nearby_object_list_new (NEARBY_SOURCE (source));
   guint last_nearest = G_MAXUINT, last_top = G_MAXUINT, previous_nearest = G_MAXUINT;
-  g_autoptr(GArray) received_s = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) received = g_array_new (FALSE, FALSE, sizeof (Received));
   double noise_sum2 = 0.0;
   guint64 noise_n = 0;
   double nearest_since_s = -1.0, top_since_s = -1.0;
@@ -412,7 +422,7 @@ calm_run (const CalmScenario         *scenario,
       person_at (scenario, t_s, &px, &py);
       for (guint i = 0; i < scenario->n_beacons; i++)
         advertise (scenario, i, &beacons[i], rand, source, start_us, t_us, px, py, &frames[i],
-                   received_s, &noise_sum2, &noise_n);
+                   received, &noise_sum2, &noise_n);
 
       if (t_us % TICK_US == 0)
         {
@@ -482,22 +492,32 @@ calm_run (const CalmScenario         *scenario,
   result->noise_db = noise_n > 0 ? sqrt (noise_sum2 / noise_n) : 0.0;
   if (scenario->kind == CALM_WALK_UP && last_nearest == 0 && previous_nearest != G_MAXUINT)
     {
-      double gap_sum = 0.0;
+      double gap_sum = 0.0, received_gap_sum = 0.0;
 
-      for (guint k = 0; k < received_s->len; k++)
+      for (guint k = 0; k < received->len; k++)
         {
-          double t_s = g_array_index (received_s, double, k);
+          const Received *advert = &g_array_index (received, Received, k);
           double px, py;
 
-          if (t_s < nearest_since_s || t_s > nearest_since_s + calm_top_bound_s (scenario->rate_hz))
+          if (advert->t_s < nearest_since_s
+              || advert->t_s > nearest_since_s + calm_top_bound_s (scenario->rate_hz))
             continue;
-          person_at (scenario, t_s, &px, &py);
+          person_at (scenario, advert->t_s, &px, &py);
           gap_sum += 10.0 * PATH_LOSS_N * log10 (distance_to (&beacons[previous_nearest], px, py)
                                                  / distance_to (&beacons[0], px, py));
+          received_gap_sum += advert->rssi
+                              - nearby_distance_expected_rssi (TX_POWER_0M,
+                                                               distance_to (&beacons[previous_nearest], px, py),
+                                                               PATH_LOSS_N);
           result->oracle_n++;
         }
       if (result->oracle_n > 0 && result->noise_db > 0)
-        result->oracle_z = gap_sum / result->oracle_n / (result->noise_db / sqrt (result->oracle_n));
+        {
+          double error = result->noise_db / sqrt (result->oracle_n);
+
+          result->oracle_z = gap_sum / result->oracle_n / error;
+          result->oracle_received_z = received_gap_sum / result->oracle_n / error;
+        }
     }
 
   if (scenario->kind == CALM_WALK_PAST)

@@ -71,6 +71,9 @@ typedef struct {
    * deviations); the noise as received (shadowing, fading, whole dB), measured. */
   guint    oracle_n;
   double   oracle_z;
+  /* The same from the adverts as they were received (their mean over the previous nearest's true
+   * level): what those adverts could tell even a test that knew everything else. */
+  double   oracle_received_z;
   double   noise_db;
 } CalmResult;
 
@@ -89,6 +92,13 @@ void                calm_run         (const CalmScenario         *scenario,
  * to send as many adverts, 3 s x 5 / rate (2 Hz: 7.5 s, 1 Hz: 15 s). Fewer adverts cannot tell a
  * walk from noise without moving the rows of still beacons more than once a minute. */
 double              calm_top_bound_s (double              rate_hz);
+
+/* How far above the previous nearest (in standard errors) the adverts of the beacon walked up to,
+ * as received in the time calm_top_bound_s() allows, must put it for any ranking to move it to
+ * the top without also moving still rows more than once a minute: among 50 beacons a test that
+ * decides every 3 s may be wrong about a still one once in about 1 000 decisions. Below it the
+ * fixed seed's adverts do not say that the beacon is the nearest (oracle_received_z). */
+#define CALM_DECIDABLE_Z 3.1
 
 /* How long each beacon of the row is the nearest in a walk past (4 s): the order is a target
  * where that is longer than calm_top_bound_s() (beacons of 5 Hz or more). */

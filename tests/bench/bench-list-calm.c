@@ -77,7 +77,8 @@ print_seeds (const CalmScenario         *scenario,
                                                            ? scenario->rate_hz : 10.0))
             n_met++;
           if (scenario->kind == CALM_WALK_UP)
-            g_string_append_printf (oracle, " %u/%.1f", result.oracle_n, result.oracle_z);
+            g_string_append_printf (oracle, " %u/%.1f/%.1f", result.oracle_n, result.oracle_z,
+                                    result.oracle_received_z);
           if (result.time_to_top_s >= 0)
             g_string_append_printf (times, " %.2f", result.time_to_top_s);
           else
@@ -93,7 +94,7 @@ print_seeds (const CalmScenario         *scenario,
             calm_top_bound_s (scenario->kind == CALM_WALK_UP ? scenario->rate_hz : 10.0), n_met,
             n_seeds, times->str);
   if (scenario->kind == CALM_WALK_UP)
-    printf ("\n%-25s   its adverts in that time / z:%s (noise as received %.1f dB)", "",
+    printf ("\n%-25s   its adverts in that time / z / as received:%s (noise as received %.1f dB)", "",
             oracle->str, noise);
   else if (scenario->kind == CALM_WALK_PAST)
     printf ("  in order in %u of %u", n_met, n_seeds);
