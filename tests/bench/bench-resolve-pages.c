@@ -224,6 +224,7 @@ measure_curl_pages (PageServer *server,
 
 static void
 measure_cli_pages (PageServer *server,
+                   const char *binary,
                    GPtrArray  *pages,
                    const char *data_home,
                    Run        *run)
@@ -231,7 +232,7 @@ measure_cli_pages (PageServer *server,
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "XDG_DATA_HOME", data_home, TRUE);
 
-  g_ptr_array_add (argv, g_strdup (g_getenv ("NEARBY_BINARY")));
+  g_ptr_array_add (argv, g_strdup (binary));
   g_ptr_array_add (argv, g_strdup ("resolve"));
   g_ptr_array_add (argv, g_strdup ("--no-cache"));
   g_ptr_array_add (argv, g_strdup ("--json"));
@@ -547,12 +548,16 @@ bench_resolve_pages (gconstpointer self)
   PageServer server = { NULL };
   Run warm_run = { .name = "warm-up: nearby resolve" };
   Run peer_run = { .name = "peer: metascraper, 4 at a time" };
-  Series floor_series, wide_series, cli_series, resolver_series, soup_series, peer_series;
+  Series floor_series, wide_series, cli_series, before_series, resolver_series, soup_series;
+  Series peer_series;
+  const char *nearby = g_getenv ("NEARBY_BINARY");
+  /* Another build's `nearby resolve` in every round, beside this one's. */
+  const char *before = g_getenv ("BENCH_RESOLVE_BEFORE");
   gsize bytes = 0;
   gsize log_start;
   double load_before = load_average ();
 
-  if (g_getenv ("NEARBY_BINARY") == NULL)
+  if (nearby == NULL)
     {
       g_test_skip ("NEARBY_BINARY is not set");
       return;
@@ -562,6 +567,7 @@ bench_resolve_pages (gconstpointer self)
   series_init (&floor_series, "floor: curl --parallel-max 2");
   series_init (&wide_series, "reference: curl --parallel-max 6");
   series_init (&cli_series, "nearby resolve --no-cache --json");
+  series_init (&before_series, "before: nearby resolve (other build)");
   series_init (&resolver_series, "NearbyResolver alone");
   series_init (&soup_series, "libsoup alone, 2 per host");
   series_init (&peer_series, "peer: metascraper, 4 at a time");
@@ -582,7 +588,7 @@ bench_resolve_pages (gconstpointer self)
   /* A first pass of `nearby resolve`, not measured, warms the server and the page cache and
    * says what curl is to fetch: every request it made. */
   log_start = server.log_seen;
-  measure_cli_pages (&server, pages, data_home, &warm_run);
+  measure_cli_pages (&server, nearby, pages, data_home, &warm_run);
   server.log_seen = log_start;
   paths = page_server_take_paths (&server);
   nearby_test_remove_tree (data_home);
@@ -595,13 +601,23 @@ bench_resolve_pages (gconstpointer self)
       Run floor_run = { .name = floor_series.name };
       Run wide_run = { .name = wide_series.name };
       Run cli_run = { .name = cli_series.name };
+      Run before_run = { .name = before_series.name };
       Run resolver_run = { .name = resolver_series.name };
       Run soup_run = { .name = soup_series.name };
 
       if (round % 2 == 0)
         measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
-      measure_cli_pages (&server, pages, data_home, &cli_run);
-      nearby_test_remove_tree (data_home);
+      /* This build and the one before take turns going first, as the floor does. */
+      for (guint turn = 0; turn < 2; turn++)
+        {
+          gboolean this_build = (turn + round) % 2 == 0;
+
+          if (!this_build && (before == NULL || *before == '\0'))
+            continue;
+          measure_cli_pages (&server, this_build ? nearby : before, pages, data_home,
+                             this_build ? &cli_run : &before_run);
+          nearby_test_remove_tree (data_home);
+        }
       measure_child_pages (&server, "--resolve-child", page_paths, &resolver_run);
       measure_child_pages (&server, "--soup-child", paths, &soup_run);
       measure_curl_pages (&server, paths, 6, &wide_run);
@@ -609,6 +625,8 @@ bench_resolve_pages (gconstpointer self)
         measure_curl_pages (&server, paths, RESOLVER_CONNS_PER_HOST, &floor_run);
 
       series_add (&cli_series, &cli_run, &floor_run);
+      if (before != NULL && *before != '\0')
+        series_add (&before_series, &before_run, &floor_run);
       series_add (&resolver_series, &resolver_run, &floor_run);
       series_add (&soup_series, &soup_run, &floor_run);
       series_add (&wide_series, &wide_run, &floor_run);
@@ -634,6 +652,8 @@ bench_resolve_pages (gconstpointer self)
   print_series (&floor_series);
   print_series (&wide_series);
   print_series (&cli_series);
+  if (before != NULL && *before != '\0')
+    print_series (&before_series);
   print_series (&resolver_series);
   print_series (&soup_series);
   if (peer_series.output != NULL)
@@ -654,6 +674,7 @@ bench_resolve_pages (gconstpointer self)
   series_clear (&floor_series);
   series_clear (&wide_series);
   series_clear (&cli_series);
+  series_clear (&before_series);
   series_clear (&resolver_series);
   series_clear (&soup_series);
   series_clear (&peer_series);
