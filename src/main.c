@@ -21,16 +21,19 @@ find_ui_module (void)
   g_autofree char *self = g_file_read_link ("/proc/self/exe", &error);
   g_autofree char *directory = NULL;
   g_autofree char *installed = NULL;
+  g_autofree char *built = NULL;
 
   if (self == NULL)
     return g_strdup (NEARBY_UI_MODULE_INSTALLED);
 
   directory = g_path_get_dirname (self);
   installed = g_canonicalize_filename (NEARBY_UI_MODULE_INSTALLED, directory);
-  if (g_file_test (installed, G_FILE_TEST_EXISTS))
+  built = g_build_filename (directory, NEARBY_UI_MODULE_BUILT, NULL);
+  /* Neither there: the error names where an installed Nearby has it. */
+  if (g_file_test (installed, G_FILE_TEST_EXISTS) || !g_file_test (built, G_FILE_TEST_EXISTS))
     return g_steal_pointer (&installed);
 
-  return g_build_filename (directory, NEARBY_UI_MODULE_BUILT, NULL);
+  return g_steal_pointer (&built);
 }
 
 static int

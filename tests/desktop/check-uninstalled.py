@@ -106,6 +106,22 @@ def the_command_line_needs_no_schema():
             assert expected in result.stdout, f'{shown} did not print {expected}:\n{result.stdout}'
 
 
+def nearby_copied_alone_runs_commands_and_names_the_missing_window():
+    # The window is a module found beside the built executable: a copy without it still runs
+    # every command, and the app says in a line that it cannot start instead of crashing.
+    alone = os.path.join(work, 'alone')
+    os.makedirs(alone, exist_ok=True)
+    copy = shutil.copy(nearby, alone)
+    environment = bare_environment(os.path.join(work, 'empty-data'))
+    result = run([copy, 'decode', '0201060303aafe0a16aafe10ec0361626307'], environment)
+    assert result.returncode == 0 and '"url":"https://abc.com"' in result.stdout, \
+        f'the copy cannot decode: {result.returncode}\n{result.stdout}{result.stderr}'
+    result = run([copy, '--version'], environment)
+    assert result.returncode == 1, f'exit status {result.returncode}, not 1\n{result.stderr}'
+    assert result.stderr.startswith('Cannot start Nearby: ') and 'nearby-ui.so' in result.stderr, \
+        f'the copy did not say why it cannot start:\n{result.stderr}'
+
+
 def devenv(arguments, environment=None):
     return run(['meson', 'devenv', '-C', options.build_root] + arguments,
                environment or bare_environment('/usr/local/share:/usr/share'),
@@ -153,6 +169,7 @@ try:
         the_app_says_it_when_other_schemas_are_there,
         the_version_needs_no_schema,
         the_command_line_needs_no_schema,
+        nearby_copied_alone_runs_commands_and_names_the_missing_window,
         meson_devenv_runs_the_built_nearby,
         meson_devenv_has_the_schema,
         meson_devenv_has_the_icons,
