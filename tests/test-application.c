@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "nearby-application-private.h"
+#include "nearby-test-utils.h"
 
 typedef struct {
   GtkApplication *application;
@@ -264,6 +265,182 @@ test_close_with_focus_on_list (void)
     g_test_skip ("needs a display");
 }
 
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* On screen: the page that holds it is the one its stack shows. */
+static void
+assert_shown (GtkWidget  *window,
+              const char *text)
+{
+  GtkWidget *label = find_label (window, text);
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  if (label == NULL)
+    g_error ("“%s” is nowhere in the window", text);
+  while (!gtk_widget_get_mapped (label) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  if (!gtk_widget_get_mapped (label))
+    g_error ("“%s” is in the window but not shown", text);
+}
+
+/* Tab, from wherever the focus is, comes to the button whose label (with its mnemonic) is
+ * @label, as a person with a keyboard would get there. */
+static void
+assert_reached_by_tab (GtkWidget  *window,
+                       const char *label)
+{
+  for (guint i = 0; i < 40; i++)
+    {
+      GtkWidget *focus;
+
+      if (!gtk_widget_child_focus (window, GTK_DIR_TAB_FORWARD))
+        continue;
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      if (GTK_IS_BUTTON (focus) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (focus)), label) == 0)
+        return;
+    }
+
+  g_error ("Tab never came to “%s”", label);
+}
+
+static const struct {
+  NearbySourceState  state;
+  const char        *title;
+  const char        *button;   /* one the page always has, or NULL */
+} source_pages[] = {
+  { NEARBY_SOURCE_STATE_OFF, "Bluetooth Is Off", "_Turn On" },
+  { NEARBY_SOURCE_STATE_NO_ADAPTER, "No Bluetooth Adapter", "_Show Demo Objects" },
+  { NEARBY_SOURCE_STATE_NO_SERVICE, "Bluetooth Service Not Running", NULL },
+  { NEARBY_SOURCE_STATE_RFKILL_BLOCKED, "Bluetooth Is Blocked", NULL },
+  { NEARBY_SOURCE_STATE_ERROR, "Cannot Look for Objects", NULL },
+  { NEARBY_SOURCE_STATE_FINISHED, "Replay Finished", NULL },
+  { NEARBY_SOURCE_STATE_SCANNING, "Looking for Nearby Objects…", NULL },
+};
+
+static void
+show_each_page (gpointer window,
+                gpointer user_data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(NearbyTestSource) source = nearby_test_source_new ();
+  GtkWidget *off_title = NULL;
+
+  /* The question comes first, and no other page has been made for it. */
+  assert_shown (window, "When May Nearby Look Up Pages?");
+  assert_reached_by_tab (window, "_Secure Pages Automatically");
+  assert_reached_by_tab (window, "_Ask Me Each Time");
+  for (guint i = 0; i < G_N_ELEMENTS (source_pages); i++)
+    g_assert_null (find_label (window, source_pages[i].title));
+
+  /* Answered, each of Bluetooth's states shows its page when it comes. */
+  g_assert_true (gtk_widget_activate_action (window, "win.choose-lookup-policy", "s", "ask"));
+  g_assert_true (g_settings_get_boolean (settings, "privacy-choice-made"));
+  nearby_window_set_source (window, NEARBY_SOURCE (source));
+  for (guint i = 0; i < G_N_ELEMENTS (source_pages); i++)
+    {
+      nearby_test_source_set_state (source, source_pages[i].state, "Replayed to the end");
+      assert_shown (window, source_pages[i].title);
+      if (source_pages[i].state == NEARBY_SOURCE_STATE_OFF)
+        off_title = find_label (window, source_pages[i].title);
+      if (source_pages[i].button != NULL)
+        assert_reached_by_tab (window, source_pages[i].button);
+    }
+  /* A page comes back as it was, not made a second time. */
+  nearby_test_source_set_state (source, NEARBY_SOURCE_STATE_OFF, NULL);
+  assert_shown (window, "Bluetooth Is Off");
+  g_assert_true (find_label (window, "Bluetooth Is Off") == off_title);
+
+  g_settings_reset (settings, "privacy-choice-made");
+  g_settings_reset (settings, "lookup-policy");
+}
+
+static void
+search_for_nothing (gpointer window,
+                    gpointer user_data)
+{
+  GtkWidget *list = find_widget (window, GTK_TYPE_LIST_VIEW);
+  GtkWidget *entry = find_widget (window, GTK_TYPE_SEARCH_ENTRY);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  /* The demo asks nothing: its window never made the question. */
+  g_assert_null (find_label (window, "When May Nearby Look Up Pages?"));
+
+  while (!gtk_widget_get_mapped (list) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (gtk_widget_get_mapped (list));
+  g_assert_null (find_label (window, "No Results"));
+
+  g_assert_true (gtk_widget_activate_action (window, "win.search", NULL));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "no object says this");
+  g_signal_emit_by_name (entry, "search-changed");
+  assert_shown (window, "No Results");
+}
+
+/* The status pages are made when first needed: each still shows when its condition comes, with
+ * its words and its buttons in the keyboard's reach. */
+static void
+test_pages_shown_when_needed (void)
+{
+  Run run = { 0 };
+  Run demo = { 0 };
+
+  if (!run_application (&run, show_each_page))
+    {
+      g_test_skip ("needs a display");
+      return;
+    }
+
+  demo.argument = "--demo";
+  g_assert_true (run_application (&demo, search_for_nothing));
+}
+
+static void
+open_the_main_menu (gpointer window,
+                    gpointer user_data)
+{
+  GtkWidget *button = find_widget (window, GTK_TYPE_MENU_BUTTON);
+  GtkPopover *popover;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  g_assert_nonnull (button);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+  g_assert_nonnull (popover);
+  while (!gtk_widget_get_mapped (GTK_WIDGET (popover)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  g_assert_nonnull (find_label (GTK_WIDGET (popover), "Preferences"));
+  g_assert_nonnull (find_label (GTK_WIDGET (popover), "About Nearby"));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+}
+
+/* The main menu opens with its items. */
+static void
+test_main_menu_opens (void)
+{
+  Run run = { 0 };
+
+  if (!run_application (&run, open_the_main_menu))
+    g_test_skip ("needs a display");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -279,6 +456,8 @@ main (int   argc,
   g_test_add_func ("/application/toast-not-kept", test_toast_not_kept);
   g_test_add_func ("/application/gone-object-says-so", test_gone_object_says_so);
   g_test_add_func ("/application/close-with-focus-on-list", test_close_with_focus_on_list);
+  g_test_add_func ("/application/pages-shown-when-needed", test_pages_shown_when_needed);
+  g_test_add_func ("/application/main-menu-opens", test_main_menu_opens);
 
   return g_test_run ();
 }

@@ -86,7 +86,8 @@ test_window_style (void)
 
   source = nearby_test_source_new ();
   objects = nearby_object_list_new (NULL);
-  window = GTK_WIDGET (nearby_window_new (NULL, NEARBY_SOURCE (source), G_LIST_MODEL (objects), NULL));
+  window = GTK_WIDGET (nearby_window_new (NULL, NEARBY_SOURCE (source), G_LIST_MODEL (objects), NULL,
+                                          TRUE));
   g_assert_cmpint (gtk_widget_has_css_class (window, "devel"), ==, is_development ());
   gtk_window_destroy (GTK_WINDOW (window));
 }

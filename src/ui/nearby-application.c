@@ -343,7 +343,8 @@ nearby_application_activate (GApplication *app)
     {
       window = GTK_WINDOW (nearby_window_new (self, self->source,
                                               G_LIST_MODEL (self->shown_objects),
-                                              G_LIST_MODEL (self->objects)));
+                                              G_LIST_MODEL (self->objects),
+                                              nearby_application_get_needs_privacy_choice (self)));
       g_object_bind_property (window, "list-engaged", self->objects, "frozen",
                               G_BINDING_SYNC_CREATE);
       /* A hidden or minimized window updates no row: the list catches up when it is shown. */

@@ -38,25 +38,24 @@ struct _NearbyWindow
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
-  GtkButton            *automatic_lookup_button;
-  GtkButton            *ask_lookup_button;
-  AdwStatusPage        *error_page;
-  AdwStatusPage        *hidden_page;
-  GtkWidget            *error_actions;
-  GtkLabel             *error_details_label;
-  GtkWidget            *searching_demo_button;
-  GtkWidget            *bluetooth_settings_button;
   GtkListView          *list_view;
   GtkEventController   *list_motion;
   GtkEventController   *list_focus;
   GtkLabel             *paused_label;
   GtkWidget            *scan_indicator;
   GtkWidget            *refresh_button;
-  AdwStatusPage        *finished_page;
   AdwWindowTitle       *window_title;
   GtkSearchBar         *search_bar;
   GtkEditable          *search_entry;
   GtkWidget            *search_button;
+
+  /* On status pages, once built (nearby_window_ensure_page); the stack owns them. */
+  AdwStatusPage        *error_page;
+  AdwStatusPage        *hidden_page;
+  GtkWidget            *error_actions;
+  GtkLabel             *error_details_label;
+  GtkWidget            *searching_demo_button;
+  AdwStatusPage        *finished_page;
 
   gboolean              needs_privacy_choice;
   gboolean              pointer_in_list;
@@ -184,6 +183,91 @@ nearby_window_set_page_icon (NearbyWindow *self,
     adw_status_page_set_icon_name (ADW_STATUS_PAGE (child), nearby_window_page_icon (page));
 }
 
+static gboolean
+bluetooth_settings_available (void)
+{
+  g_autofree char *path = g_find_program_in_path ("gnome-control-center");
+
+  return path != NULL;
+}
+
+/* A phone is 360 pixels wide, narrower than some of these labels on one line (more so translated):
+ * they wrap rather than widen the window. The button keeps its label, and with it its
+ * accessible name and mnemonic. */
+static void
+let_label_wrap (GObject *button)
+{
+  GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
+
+  if (GTK_IS_LABEL (child))
+    {
+      gtk_label_set_wrap (GTK_LABEL (child), TRUE);
+      gtk_label_set_justify (GTK_LABEL (child), GTK_JUSTIFY_CENTER);
+    }
+}
+
+/* The status pages are built the first time each is shown, from their own file: the window
+ * shows one at a time and most are never seen, and building all ten with the window was a part
+ * of its start (tests/bench/README.md, bench-startup). Whether the first-run question is built
+ * at all is known at construction (the needs-privacy-choice property). */
+static GtkWidget *
+nearby_window_ensure_page (NearbyWindow *self,
+                           const char   *page)
+{
+  GtkWidget *child = gtk_stack_get_child_by_name (self->stack, page);
+  g_autoptr(GtkBuilder) builder = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *ids[] = { page, NULL };
+
+  if (child != NULL)
+    return child;
+
+  builder = gtk_builder_new ();
+  if (!gtk_builder_add_objects_from_resource (builder,
+                                              "/io/github/nearbyweb/Nearby/nearby-window-pages.ui",
+                                              ids, &error))
+    g_error ("The window's pages: %s", error->message);
+  child = GTK_WIDGET (gtk_builder_get_object (builder, page));
+  g_return_val_if_fail (child != NULL, NULL);
+
+  if (g_str_equal (page, "first-run"))
+    {
+      let_label_wrap (gtk_builder_get_object (builder, "automatic_lookup_button"));
+      let_label_wrap (gtk_builder_get_object (builder, "ask_lookup_button"));
+    }
+  else if (g_str_equal (page, "searching"))
+    {
+      self->searching_demo_button = GTK_WIDGET (gtk_builder_get_object (builder,
+                                                                        "searching_demo_button"));
+    }
+  else if (g_str_equal (page, "hidden"))
+    {
+      self->hidden_page = ADW_STATUS_PAGE (child);
+    }
+  else if (g_str_equal (page, "rfkill-blocked"))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (gtk_builder_get_object (builder,
+                                                                  "bluetooth_settings_button")),
+                              bluetooth_settings_available ());
+    }
+  else if (g_str_equal (page, "error"))
+    {
+      self->error_page = ADW_STATUS_PAGE (child);
+      self->error_actions = GTK_WIDGET (gtk_builder_get_object (builder, "error_actions"));
+      self->error_details_label = GTK_LABEL (gtk_builder_get_object (builder,
+                                                                     "error_details_label"));
+    }
+  else if (g_str_equal (page, "finished"))
+    {
+      self->finished_page = ADW_STATUS_PAGE (child);
+    }
+
+  nearby_a11y_name_buttons_by_their_labels (child);
+  gtk_stack_add_named (self->stack, child, page);
+
+  return child;
+}
+
 static void
 nearby_window_update_page (NearbyWindow *self)
 {
@@ -192,6 +276,7 @@ nearby_window_update_page (NearbyWindow *self)
   guint n_hidden = 0;
   gboolean chosen = !self->needs_privacy_choice;
   const char *page;
+  GtkWidget *child;
 
   if (self->source != NULL)
     state = nearby_source_get_state (self->source);
@@ -209,6 +294,10 @@ nearby_window_update_page (NearbyWindow *self)
       gtk_search_bar_get_search_mode (self->search_bar) &&
       g_list_model_get_n_items (G_LIST_MODEL (self->shown_objects)) == 0)
     page = "no-results";
+
+  child = nearby_window_ensure_page (self, page);
+  if (child == NULL)
+    return;
 
   if (g_str_equal (page, "hidden"))
     {
@@ -254,7 +343,8 @@ nearby_window_update_page (NearbyWindow *self)
 
   /* Beacons are rare: with nothing around, the demo shows what Nearby would show. Not during
    * a replay, or the demo, whose objects would mix with the ones it shows. */
-  gtk_widget_set_visible (self->searching_demo_button, NEARBY_IS_SCANNER (self->source));
+  if (self->searching_demo_button != NULL)
+    gtk_widget_set_visible (self->searching_demo_button, NEARBY_IS_SCANNER (self->source));
 
   gtk_widget_set_visible (self->scan_indicator,
                           chosen && state == NEARBY_SOURCE_STATE_SCANNING);
@@ -274,7 +364,7 @@ nearby_window_update_page (NearbyWindow *self)
   nearby_window_set_page_icon (self, page);
   /* Pages are hidden until first shown (see nearby_window_init), and a stack shows no hidden
    * child. */
-  gtk_widget_set_visible (gtk_stack_get_child_by_name (self->stack, page), TRUE);
+  gtk_widget_set_visible (child, TRUE);
   gtk_stack_set_visible_child_name (self->stack, page);
   if (g_str_equal (page, "list"))
     nearby_window_focus_list_at_start (self);
@@ -682,14 +772,6 @@ try_again_action (GtkWidget  *widget,
     nearby_scanner_retry (NEARBY_SCANNER (self->source));
 }
 
-static gboolean
-bluetooth_settings_available (void)
-{
-  g_autofree char *path = g_find_program_in_path ("gnome-control-center");
-
-  return path != NULL;
-}
-
 /* The settings panel that can unblock Bluetooth, where there is one to open (not inside a
  * sandbox, nor on a desktop other than GNOME: the page's text says what to do there). */
 static void
@@ -727,13 +809,15 @@ NearbyWindow *
 nearby_window_new (NearbyApplication *application,
                    NearbySource      *source,
                    GListModel        *objects,
-                   GListModel        *all_objects)
+                   GListModel        *all_objects,
+                   gboolean           needs_privacy_choice)
 {
   return g_object_new (NEARBY_TYPE_WINDOW,
                        "application", application,
                        "source", source,
                        "objects", objects,
                        "all-objects", all_objects,
+                       "needs-privacy-choice", needs_privacy_choice,
                        NULL);
 }
 
@@ -851,6 +935,12 @@ nearby_window_dispose (GObject *object)
   g_signal_handlers_disconnect_by_func (self, on_is_active_changed, NULL);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), NEARBY_TYPE_WINDOW);
+  self->error_page = NULL;
+  self->hidden_page = NULL;
+  self->error_actions = NULL;
+  self->error_details_label = NULL;
+  self->searching_demo_button = NULL;
+  self->finished_page = NULL;
 
   g_clear_object (&self->source);
   g_clear_object (&self->sections);
@@ -968,11 +1058,13 @@ nearby_window_class_init (NearbyWindowClass *klass)
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  /* Until it is FALSE, the window asks how pages may be looked up, and shows nothing else. */
+  /* Until it is FALSE, the window asks how pages may be looked up, and shows nothing else. Given
+   * at construction, so that a window that will not ask never builds the question. */
   properties[PROP_NEEDS_PRIVACY_CHOICE] =
     g_param_spec_boolean ("needs-privacy-choice", NULL, NULL,
                           TRUE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY |
+                           G_PARAM_STATIC_STRINGS));
 
   /* Mapped and not minimized: while it is FALSE, nothing the window shows is seen. */
   properties[PROP_ON_SCREEN] =
@@ -986,14 +1078,6 @@ nearby_window_class_init (NearbyWindowClass *klass)
                                                "/io/github/nearbyweb/Nearby/nearby-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, stack);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, automatic_lookup_button);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, ask_lookup_button);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_page);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, hidden_page);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_actions);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, error_details_label);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, searching_demo_button);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, bluetooth_settings_button);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_motion);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, list_focus);
@@ -1001,7 +1085,6 @@ nearby_window_class_init (NearbyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, paused_label);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, scan_indicator);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, refresh_button);
-  gtk_widget_class_bind_template_child (widget_class, NearbyWindow, finished_page);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, NearbyWindow, search_entry);
@@ -1126,21 +1209,6 @@ on_item_unbind (GtkSignalListItemFactory *factory,
     g_object_set (child, "object", NULL, NULL);
 }
 
-/* A phone is 360 pixels wide, narrower than some of these labels on one line (more so translated):
- * they wrap rather than widen the window. The button keeps its label, and with it its
- * accessible name and mnemonic. */
-static void
-let_label_wrap (GtkButton *button)
-{
-  GtkWidget *child = gtk_button_get_child (button);
-
-  if (GTK_IS_LABEL (child))
-    {
-      gtk_label_set_wrap (GTK_LABEL (child), TRUE);
-      gtk_label_set_justify (GTK_LABEL (child), GTK_JUSTIFY_CENTER);
-    }
-}
-
 static void
 nearby_window_init (NearbyWindow *self)
 {
@@ -1170,10 +1238,7 @@ nearby_window_init (NearbyWindow *self)
   /* GNOME's striped header bar: a development build is told apart from the installed app. */
   if (g_str_equal (PROFILE, "development"))
     gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
-  let_label_wrap (self->automatic_lookup_button);
-  let_label_wrap (self->ask_lookup_button);
   nearby_a11y_name_buttons_by_their_labels (GTK_WIDGET (self));
-  gtk_widget_set_visible (self->bluetooth_settings_button, bluetooth_settings_available ());
   gtk_search_bar_connect_entry (self->search_bar, self->search_entry);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-search", FALSE);
 

@@ -20,7 +20,8 @@ G_DECLARE_FINAL_TYPE (NearbyWindow, nearby_window, NEARBY, WINDOW, AdwApplicatio
 NearbyWindow *nearby_window_new         (NearbyApplication *application,
                                          NearbySource      *source,
                                          GListModel        *objects,
-                                         GListModel        *all_objects);
+                                         GListModel        *all_objects,
+                                         gboolean           needs_privacy_choice);
 NearbySource *nearby_window_get_source  (NearbyWindow      *self);
 void          nearby_window_set_source  (NearbyWindow      *self,
                                          NearbySource      *source);

@@ -140,7 +140,9 @@ run_phase (const char *name,
   /* Connected before the window's: the first handler to run, and the last. */
   g_signal_connect (list, "items-changed", G_CALLBACK (on_items_changed_first), &changes);
   g_signal_connect_after (list, "items-changed", G_CALLBACK (on_items_changed_last), &changes);
-  window = GTK_WINDOW (nearby_window_new (NULL, NEARBY_SOURCE (source), G_LIST_MODEL (list), NULL));
+  /* The list, not the first-run page: without an application, nothing else tells the window. */
+  window = GTK_WINDOW (nearby_window_new (NULL, NEARBY_SOURCE (source), G_LIST_MODEL (list), NULL,
+                                          FALSE));
   /* As the app does: the order holds still while the person points at the list. */
   g_object_bind_property (window, "list-engaged", list, "frozen", G_BINDING_SYNC_CREATE);
   gtk_window_present (window);
