@@ -14,7 +14,9 @@
 
 #include "bluez-mock-beacons.h"
 #include "nearby-distance.h"
+#include "nearby-object-list.h"
 #include "nearby-scanner.h"
+#include "nearby-scanner-private.h"
 
 #define ADAPTER_IFACE   "org.bluez.Adapter1"
 #define HCI0            "/org/bluez/hci0"
@@ -974,6 +976,226 @@ test_rssi_flood (Fixture       *f,
   g_assert_cmpuint (f->n_sightings, ==, signals_sent);
 }
 
+static const NearbySighting *
+last_sighting_of (Fixture    *f,
+                  const char *address)
+{
+  for (guint i = f->sightings->len; i > 0; i--)
+    {
+      const NearbySighting *sighting = g_ptr_array_index (f->sightings, i - 1);
+
+      if (g_str_equal (sighting->address, address))
+        return sighting;
+    }
+  g_assert_not_reached ();
+}
+
+static guint
+count_sightings_of (Fixture    *f,
+                    const char *address)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->sightings->len; i++)
+    {
+      const NearbySighting *sighting = g_ptr_array_index (f->sightings, i);
+
+      n += g_str_equal (sighting->address, address);
+    }
+  return n;
+}
+
+static void
+on_hold_finished (GDBusConnection *connection,
+                  const char      *sender,
+                  const char      *path,
+                  const char      *interface,
+                  const char      *signal,
+                  GVariant        *parameters,
+                  gpointer         data)
+{
+  g_variant_get (parameters, "(u)", (guint *) data);
+}
+
+static gboolean
+any_object_stale (NearbyObjectList *list)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (list)); i++)
+    {
+      g_autoptr(NearbyObject) object = g_list_model_get_item (G_LIST_MODEL (list), i);
+
+      if (nearby_object_get_stale (object))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Still beacons with hold-steady on, as the app scans: a few sightings where each advert was one
+ * before, yet a held beacon stays fresh in a list with a short stale time; off again, every
+ * advert is a sighting. A beacon that comes more than 3 dB nearer or goes more than 3 dB
+ * farther, or sends a new frame, is passed on before its hold ends, and not held for a while
+ * after it moved; one a little nearer or farther is held. */
+static void
+test_hold_steady (Fixture       *f,
+                  gconstpointer  data)
+{
+  const guint n_beacons = 3;
+  const char *near = "C0:FF:EE:00:02:00";
+  g_autoptr(NearbyObjectList) list = NULL;
+  g_autoptr(GVariant) ticks = NULL;
+  g_autofree char *path = NULL;
+  guint subscription, n_sent = 0, n_near, stale_checks = 0;
+  gint64 settled, first_us;
+
+  start_scanning (f);
+  g_assert_false (nearby_scanner_get_hold_steady (f->scanner));
+  nearby_scanner_set_hold_steady (f->scanner, TRUE);
+  /* Stale after 2 s: the hold is 1.2 s. */
+  nearby_scanner_set_hold_timeouts (f->scanner, 2000, 4000);
+  list = nearby_object_list_new (NEARBY_SOURCE (f->scanner));
+  nearby_object_list_set_stale_timeout (list, 2000);
+  nearby_object_list_set_expiry_timeout (list, 4000);
+
+  for (guint i = 0; i < n_beacons; i++)
+    {
+      g_autofree char *address = g_strdup_printf ("C0:FF:EE:00:01:%02X", i);
+      g_autofree char *url = g_strdup_printf ("https://example.com/still/%u", i);
+      g_autofree char *added = add_beacon (&f->mock, address,
+                                           props ("RSSI", g_variant_new_int16 (-60),
+                                                  "ServiceData", url_service_data (url, -20),
+                                                  NULL));
+    }
+  WAIT_UNTIL (f->sightings->len == n_beacons);
+  WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "SetDiscoveryFilter") > 0);
+  /* 10 adverts a second each for 8 s, within 1 dB of -60 dBm; no row may fade meanwhile. For
+   * 3 s after a beacon is first heard, nothing of it is held: they are counted after that. */
+  subscription = g_dbus_connection_signal_subscribe (f->mock.bus, "org.bluez", BLUEZ_MOCK_IFACE,
+                                                     "FloodFinished", "/", NULL,
+                                                     G_DBUS_SIGNAL_FLAGS_NONE, on_hold_finished,
+                                                     &n_sent, NULL);
+  ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "HoldRssi",
+                           g_variant_new ("(suun)", "hci0", 10, 8000, (gint16) -60), "(u)");
+  settled = g_get_monotonic_time () + 3500 * G_TIME_SPAN_MILLISECOND;
+  while (n_sent == 0)
+    {
+      nearby_test_run_for_ms (50);
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, n_beacons);
+      g_assert_false (any_object_stale (list));
+      stale_checks++;
+      if (settled != 0 && g_get_monotonic_time () >= settled)
+        {
+          f->n_sightings = 0;
+          settled = 0;
+        }
+    }
+  /* What the signal reader left unread while all it read was held: a hold at most. */
+  nearby_test_run_for_ms (1500);
+  g_test_message ("%u still adverts with hold-steady, the last 4.5 s of them: %" G_GUINT64_FORMAT
+                  " sightings", n_sent, f->n_sightings);
+  g_assert_cmpuint (n_sent, ==, 80 * n_beacons);
+  g_assert_cmpuint (settled, ==, 0);
+  g_assert_cmpuint (stale_checks, >, 80);
+  /* Each beacon heard again about every 1.2 s, not 45 times. */
+  g_assert_cmpuint (f->n_sightings, >=, n_beacons * 2);
+  g_assert_cmpuint (f->n_sightings, <=, n_beacons * 8);
+
+  /* Off (Details open): every advert again. */
+  nearby_scanner_set_hold_steady (f->scanner, FALSE);
+  f->n_sightings = 0;
+  n_sent = 0;
+  g_clear_pointer (&ticks, g_variant_unref);
+  ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "HoldRssi",
+                           g_variant_new ("(suun)", "hci0", 10, 2000, (gint16) -60), "(u)");
+  WAIT_UNTIL (n_sent > 0);
+  g_dbus_connection_signal_unsubscribe (f->mock.bus, subscription);
+  g_assert_cmpuint (n_sent, ==, 20 * n_beacons);
+  WAIT_UNTIL (f->n_sightings == n_sent);
+
+  /* On, with the list's default times: a hold of 6 s; the beacons stay within 1 dB of -70. */
+  nearby_scanner_set_hold_steady (f->scanner, TRUE);
+  nearby_scanner_set_hold_timeouts (f->scanner, 10000, 30000);
+  path = add_beacon (&f->mock, near,
+                     props ("RSSI", g_variant_new_int16 (-70),
+                            "ServiceData", url_service_data ("https://example.com/near", -20),
+                            NULL));
+  WAIT_UNTIL (count_sightings_of (f, near) == 1);
+  first_us = last_sighting (f)->time_us;
+  g_clear_pointer (&ticks, g_variant_unref);
+  ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "HoldRssi",
+                           g_variant_new ("(suun)", "hci0", 10, 30000, (gint16) -70), "(u)");
+
+  /* Its first sighting once settled ends a hold: what follows it is read within the next. */
+  WAIT_UNTIL (last_sighting_of (f, near)->time_us >= first_us + 3500 * G_TIME_SPAN_MILLISECOND);
+  g_clear_pointer (&ticks, g_variant_unref);
+  ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "StopRssi", NULL, "()");
+  n_near = count_sightings_of (f, near);
+
+  /* 2 dB farther, then 3 dB nearer than that: held. 4 dB nearer: passed on. */
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-72), NULL), NULL);
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-69), NULL), NULL);
+  update_device (&f->mock, path, props ("RSSI", g_variant_new_int16 (-68), NULL), NULL);
+  WAIT_UNTIL (last_sighting_of (f, near)->rssi == -68);
+  g_assert_cmpuint (count_sightings_of (f, near), ==, n_near + 1);
+
+  /* A new frame: passed on. */
+  update_device (&f->mock, path,
+                 props ("RSSI", g_variant_new_int16 (-68),
+                        "ServiceData", url_service_data ("https://example.com/moved", -20),
+                        NULL),
+                 NULL);
+  WAIT_UNTIL (g_strcmp0 (last_sighting_of (f, near)->frame.url,
+                         "https://example.com/moved") == 0);
+  g_assert_cmpuint (count_sightings_of (f, near), ==, n_near + 2);
+}
+
+/* The rule itself, on times given: what a person would see is above; here each case of it. */
+static void
+test_hold_rule (void)
+{
+  NearbyScannerHold *hold = _nearby_scanner_hold_new ();
+  const char *path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01";
+  const gint64 s = G_TIME_SPAN_SECOND;
+  gint64 t = 1000 * s;
+
+  _nearby_scanner_hold_set_time (hold, 6 * s);
+  /* Never passed on: nothing to hold against. */
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -70));
+  _nearby_scanner_hold_passed (hold, path, t, -70);
+  /* First heard: nothing held for 3 s. */
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -70));
+  _nearby_scanner_hold_passed (hold, path, t + 2 * s, -70);
+  t += 3 * s;
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -70));
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -73));   /* 3 dB farther */
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -72));
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -70));   /* 3 dB over the lowest */
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -69));  /* 4 dB over it */
+  _nearby_scanner_hold_passed (hold, path, t, -69);
+  /* Having moved, nothing held for 3 s; then 4 dB farther than the last passed on. */
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -69));
+  _nearby_scanner_hold_passed (hold, path, t + 2 * s, -69);
+  t += 4 * s;
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -72));
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -74));
+  _nearby_scanner_hold_passed (hold, path, t, -74);
+  /* Held until the hold runs out, from the last advert passed on; not after a clock set back. */
+  t += 4 * s;
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -74));
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t + 2 * s - 1, -74));
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -74));
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t - 20 * s, -74));
+  /* No RSSI is nothing to hold; forgotten, nothing is held. */
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, NEARBY_RSSI_UNKNOWN));
+  _nearby_scanner_hold_forget (hold, path);
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -74));
+  /* Off: a hold of 0. */
+  _nearby_scanner_hold_passed (hold, path, t, -74);
+  _nearby_scanner_hold_set_time (hold, 0);
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 4 * s, -74));
+
+  _nearby_scanner_hold_unref (hold);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1015,6 +1237,8 @@ main (int   argc,
   ADD ("/scanner/dispose-stops-discovery", test_dispose_stops_discovery);
   ADD ("/scanner/stop", test_stop);
   ADD ("/scanner/rssi-flood", test_rssi_flood);
+  ADD ("/scanner/hold-steady", test_hold_steady);
+  g_test_add_func ("/scanner/hold-rule", test_hold_rule);
 
 #undef ADD
 

@@ -246,6 +246,7 @@ _nearby_scanner_batch_follow (NearbyScanner *self,
   NearbyScannerBatch *batch = self->batch;
   g_autoptr(GPtrArray) messages = NULL;
 
+  _nearby_scanner_hold_forget (self->hold, NULL);
   if (self->sdbus != NULL)
     {
       _nearby_scanner_sdbus_follow (self, adapter_path);
@@ -271,6 +272,7 @@ void
 _nearby_scanner_batch_forget (NearbyScanner *self,
                               const char    *path)
 {
+  _nearby_scanner_hold_forget (self->hold, path);
   if (self->sdbus != NULL)
     {
       _nearby_scanner_sdbus_forget (self, path);

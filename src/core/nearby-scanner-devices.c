@@ -90,7 +90,8 @@ emit_sighting (NearbyScanner     *self,
   NearbySighting sighting = { 0 };
 
   sighting.address = device->address;
-  sighting.time_us = g_get_real_time ();
+  /* When the advert was read, which may be a batch interval before it is handed over. */
+  sighting.time_us = self->advert_time_us != 0 ? self->advert_time_us : g_get_real_time ();
   sighting.rssi = device->rssi;
   sighting.frame = *frame;
   sighting.raw_len = MIN (raw_len, sizeof sighting.raw);
@@ -281,6 +282,58 @@ other_device_heard (NearbyScanner *self,
                                      device->described != NULL ? device->described : empty);
 }
 
+/* Whether @frame is what @device sent last of its kind, byte for byte, and (unless the advert
+ * had several) of the kind it sent last. */
+static gboolean
+frame_unchanged (Device                  *device,
+                 const NearbyAdvertFrame *frame,
+                 guint                    n_frames)
+{
+  const StoredFrame *stored;
+
+  if (frame->frame.error != NEARBY_FRAME_OK || frame->frame.kind == NEARBY_FRAME_KIND_NONE
+      || frame->frame.kind >= NEARBY_FRAME_N_KINDS
+      || (n_frames == 1 && frame->frame.kind != device->last_kind))
+    return FALSE;
+
+  stored = device->frames[frame->frame.kind];
+  return stored != NULL && stored->raw_len == MIN (frame->raw_len, sizeof stored->raw)
+         && memcmp (stored->raw, frame->raw, stored->raw_len) == 0;
+}
+
+/* Whether this advert of @device (its RSSI and UUIDs already taken) says nothing new while
+ * held: see nearby-scanner-hold.c. Otherwise its hold starts again. */
+static gboolean
+advert_held (NearbyScanner           *self,
+             const char              *path,
+             Device                  *device,
+             const NearbyAdvertFrame *frames,
+             guint                    n_frames,
+             gboolean                 has_rssi,
+             gboolean                 offer_changed,
+             gint64                   time_us)
+{
+  if (!self->hold_steady)
+    return FALSE;
+
+  /* No sighting now (the RSSI went): the next advert is passed on. */
+  if (n_frames == 0 && !has_rssi)
+    {
+      _nearby_scanner_hold_forget (self->hold, path);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < n_frames; i++)
+    if (!frame_unchanged (device, &frames[i], n_frames))
+      goto passed;
+  if (!offer_changed && _nearby_scanner_hold_rssi (self->hold, path, time_us, device->rssi))
+    return TRUE;
+
+passed:
+  _nearby_scanner_hold_passed (self->hold, path, time_us, device->rssi);
+  return FALSE;
+}
+
 gboolean
 _nearby_scanner_device_is_beacon (NearbyScanner *self,
                                   const char    *path)
@@ -322,6 +375,8 @@ _nearby_scanner_device_advert (NearbyScanner      *self,
   g_autoptr(GVariant) uuids = NULL;
   NearbyAdvertFrame frames[NEARBY_ADVERT_MAX_FRAMES];
   gboolean rssi_invalidated = invalidated != NULL && g_strv_contains (invalidated, "RSSI");
+  gint64 time_us = self->advert_time_us != 0 ? self->advert_time_us : g_get_real_time ();
+  guint config_offer;
   Device *device;
   guint n_frames;
 
@@ -340,6 +395,7 @@ _nearby_scanner_device_advert (NearbyScanner      *self,
       if (device->described != NULL || _nearby_scanner_wants_other_devices (self))
         device_describe (device, changed, invalidated);
     }
+  config_offer = device->config_offer;
   if (uuids != NULL)
     device->config_offer = config_offer_of_uuids (uuids);
   if (has_rssi)
@@ -350,6 +406,8 @@ _nearby_scanner_device_advert (NearbyScanner      *self,
   /* UUIDs alone is no advert: it is kept for the device's next sighting. */
   if (!has_rssi && !rssi_invalidated && service_data == NULL && manufacturer_data == NULL)
     {
+      if (config_offer != device->config_offer)
+        _nearby_scanner_hold_forget (self->hold, path);
       if (uuids != NULL)
         {
           self->last_activity_us = g_get_monotonic_time ();
@@ -364,9 +422,17 @@ _nearby_scanner_device_advert (NearbyScanner      *self,
   n_frames = nearby_advert_decode (service_data, manufacturer_data, frames);
   if (n_frames == 0 && !device_is_beacon (device))
     {
+      /* Nobody asked: its RSSI alone need not even reach the main loop for a while. */
+      if (self->hold_steady && has_rssi && !_nearby_scanner_wants_other_devices (self)
+          && !_nearby_scanner_hold_rssi (self->hold, path, time_us, rssi))
+        _nearby_scanner_hold_passed (self->hold, path, time_us, rssi);
       other_device_heard (self, device);
       return;
     }
+
+  if (advert_held (self, path, device, frames, n_frames, has_rssi,
+                   config_offer != device->config_offer, time_us))
+    return;
 
   for (guint i = 0; i < n_frames; i++)
     {

@@ -1,9 +1,9 @@
-/* nearby-scanner-private.h: the scanner's instance and the calls between its three files
+/* nearby-scanner-private.h: the scanner's instance and the calls between its files
  *
  * nearby-scanner.c chooses and follows the adapter, nearby-scanner-objects.c follows bluetoothd's
  * objects, nearby-scanner-discovery.c keeps a discovery session going, nearby-scanner-devices.c
- * turns device properties into sightings, nearby-scanner-sdbus.c and nearby-scanner-batch.c read
- * the Device1 signals.
+ * turns device properties into sightings, nearby-scanner-hold.c holds back the adverts of still
+ * beacons, nearby-scanner-sdbus.c and nearby-scanner-batch.c read the Device1 signals.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +18,7 @@ G_BEGIN_DECLS
 
 typedef struct _NearbyScannerBatch NearbyScannerBatch;
 typedef struct _NearbyScannerSdBus NearbyScannerSdBus;
+typedef struct _NearbyScannerHold NearbyScannerHold;
 
 struct _NearbyScanner
 {
@@ -53,6 +54,14 @@ struct _NearbyScanner
   guint               batch_filter_id;
   guint               batch_signal_id;
   gboolean            signals_ready;  /* the signals are followed, discovery may start */
+
+  /* Still beacons' adverts held back (nearby-scanner-hold.c). */
+  NearbyScannerHold  *hold;
+  gboolean            hold_steady;
+  guint               hold_stale_ms;
+  guint               hold_expiry_ms;
+  /* When the advert being handled was read (g_get_real_time()); 0: now. */
+  gint64              advert_time_us;
 
   NearbySourceState   state;
   char               *state_message;
@@ -190,5 +199,31 @@ gboolean    _nearby_scanner_device_is_beacon    (NearbyScanner        *self,
                                                  const char           *path);
 /* The adapter was powered off: every device's next frame is a first one again. */
 void        _nearby_scanner_devices_forget_frames (NearbyScanner      *self);
+
+/* nearby-scanner-hold.c */
+void        _nearby_scanner_hold_init           (NearbyScanner        *self);
+NearbyScannerHold *_nearby_scanner_hold_new     (void);
+NearbyScannerHold *_nearby_scanner_hold_ref     (NearbyScannerHold    *hold);
+void        _nearby_scanner_hold_unref          (NearbyScannerHold    *hold);
+/* How long an advert that says nothing new is held (0: none is); forgets every device. */
+void        _nearby_scanner_hold_set_time       (NearbyScannerHold    *hold,
+                                                 gint64                hold_us);
+/* Whether an advert of @path that says nothing new but its @rssi, read at @time_us
+ * (g_get_real_time()), is held back; from any thread. */
+gboolean    _nearby_scanner_hold_rssi           (NearbyScannerHold    *hold,
+                                                 const char           *path,
+                                                 gint64                time_us,
+                                                 int                   rssi);
+/* An advert of @path, read at @time_us with @rssi, was passed on: its hold starts. */
+void        _nearby_scanner_hold_passed         (NearbyScannerHold    *hold,
+                                                 const char           *path,
+                                                 gint64                time_us,
+                                                 int                   rssi);
+/* @path (NULL: every device) went away or was forgotten. */
+void        _nearby_scanner_hold_forget         (NearbyScannerHold    *hold,
+                                                 const char           *path);
+/* How long, from now, until the first device held ends its hold (at most a few seconds); 0
+ * when none is held. */
+gint64      _nearby_scanner_hold_rest_us        (NearbyScannerHold    *hold);
 
 G_END_DECLS

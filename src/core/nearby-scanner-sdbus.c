@@ -11,6 +11,13 @@
  * kernel and the bus daemon hold what arrives while it sleeps. A path heard from for the first
  * time is handed over at once, so that a beacon that starts advertising is not held back.
  *
+ * With hold-steady on (nearby-scanner-hold.c), a still beacon's RSSI that says nothing new is
+ * dropped here, on the thread. While all it reads is dropped, the thread leaves the socket alone
+ * until the first beacon's hold ends (a few seconds at most), rather than waking each time one
+ * of them advertises again: still beacons then cost a wakeup every few seconds, not one per
+ * advert. A beacon new to bluetoothd is not delayed by it: it comes as InterfacesAdded, on the
+ * scanner's GDBus connection.
+ *
  * The RSSI, nearly all a still beacon's signals say, is read as an int16 straight from the
  * message; the other properties (ServiceData and ManufacturerData when their bytes change, UUIDs
  * for the configuration services, and whatever else bluetoothd signals) are made into GVariants
@@ -62,6 +69,7 @@ nearby_scanner_get_signal_reader (NearbyScanner *self)
 /* One PropertiesChanged of a Device1. */
 typedef struct {
   char      *path;
+  gint64     time_us;      /* g_get_real_time() when it was read */
   gboolean   has_rssi;
   gint16     rssi;
   GVariant  *changed;      /* a{sv}: the properties other than RSSI; NULL when none */
@@ -85,11 +93,13 @@ struct _NearbyScannerSdBus
   GMainContext *context;
   GWeakRef      scanner;
   int           stop_fd;
+  NearbyScannerHold *hold;
 
   /* The thread's alone. */
   sd_bus       *bus;
   GArray       *reading;       /* Signal, read since the last handover */
   gboolean      first_read;    /* `reading` has a path's first signal */
+  gboolean      held_read;     /* a signal held back was read since the last poll */
 
   /* Under the mutex. */
   char         *adapter_path;  /* whose devices' signals are kept; NULL: none */
@@ -112,6 +122,7 @@ shared_clear (gpointer data)
   g_mutex_clear (&shared->mutex);
   g_main_context_unref (shared->context);
   g_weak_ref_clear (&shared->scanner);
+  _nearby_scanner_hold_unref (shared->hold);
   if (shared->stop_fd >= 0)
     close (shared->stop_fd);
   if (shared->bus != NULL)
@@ -374,6 +385,15 @@ on_device_signal (sd_bus_message *m,
   if (signal.invalidated != NULL && signal.invalidated[0] == NULL)
     g_clear_pointer (&signal.invalidated, g_strfreev);
 
+  /* A still beacon's RSSI that says nothing new goes no further (nearby-scanner-hold.c). */
+  signal.time_us = g_get_real_time ();
+  if (signal.has_rssi && signal.changed == NULL && signal.invalidated == NULL
+      && _nearby_scanner_hold_rssi (shared->hold, path, signal.time_us, signal.rssi))
+    {
+      shared->held_read = TRUE;
+      return 0;
+    }
+
   signal.path = g_strdup (path);
   g_array_append_val (shared->reading, signal);
 
@@ -454,9 +474,11 @@ apply_signals (NearbyScanner *self,
       Signal *signal = &g_array_index (signals, Signal, i);
 
       /* A beacon's RSSI alone, nearly every signal of a busy room, needs no GVariant. */
+      self->advert_time_us = signal->time_us;
       _nearby_scanner_device_advert (self, signal->path, signal->has_rssi, signal->rssi,
                                      signal->changed,
                                      (const char * const *) signal->invalidated);
+      self->advert_time_us = 0;
     }
 }
 
@@ -564,8 +586,16 @@ reader_thread (gpointer data)
       now = g_get_monotonic_time ();
       if (shared->reading->len == 0)
         {
-          if (deadline != 0 && now >= deadline)
-            deadline = 0;
+          /* Nothing to hand over. While beacons are held, what they send is read when the
+           * first hold ends (or a few seconds from now, for one that comes nearer), not each
+           * time one of them advertises again; otherwise the socket is watched. */
+          if (deadline == 0 || now >= deadline)
+            {
+              gint64 rest_us = shared->held_read || deadline != 0
+                               ? _nearby_scanner_hold_rest_us (shared->hold) : 0;
+
+              deadline = rest_us > 0 ? now + rest_us : 0;
+            }
         }
       else if (shared->first_read || (deadline != 0 && now >= deadline))
         {
@@ -576,6 +606,7 @@ reader_thread (gpointer data)
         {
           deadline = now + BATCH_INTERVAL_US;
         }
+      shared->held_read = FALSE;
     }
 
   /* What was read and not handed over goes with the connection. */
@@ -624,6 +655,7 @@ _nearby_scanner_sdbus_start (NearbyScanner *self,
   g_weak_ref_init (&shared->scanner, self);
   shared->bus = bus;
   shared->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  shared->hold = _nearby_scanner_hold_ref (self->hold);
   shared->reading = g_array_new (FALSE, FALSE, sizeof (Signal));
   g_array_set_clear_func (shared->reading, signal_clear);
   shared->handed = g_array_new (FALSE, FALSE, sizeof (Signal));

@@ -470,6 +470,7 @@ nearby_scanner_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->devices, g_hash_table_unref);
   g_clear_pointer (&self->adapters, g_hash_table_unref);
+  g_clear_pointer (&self->hold, _nearby_scanner_hold_unref);
   g_clear_pointer (&self->adapter_name, g_free);
   g_clear_pointer (&self->state_message, g_free);
   g_clear_pointer (&self->owner, g_free);
@@ -639,6 +640,7 @@ nearby_scanner_init (NearbyScanner *self)
   self->cancellable = g_cancellable_new ();
   self->devices = _nearby_scanner_devices_new ();
   self->adapters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  _nearby_scanner_hold_init (self);
   self->state = NEARBY_SOURCE_STATE_STARTING;
   self->stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
   self->retry_interval_ms = DEFAULT_RETRY_INTERVAL_MS;

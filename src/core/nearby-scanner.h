@@ -38,6 +38,20 @@ const char    *nearby_scanner_get_adapter_path   (NearbyScanner        *self);
 /* What reads bluetoothd's Device1 signals: "sd-bus" or "gdbus"; NULL until they are followed.
  * NEARBY_SCANNER_SIGNALS=gdbus in the environment chooses GDBus. */
 const char    *nearby_scanner_get_signal_reader (NearbyScanner        *self);
+/* With @hold_steady, a device's advert becomes a sighting only when it says something new: a
+ * changed frame, an RSSI more than 3 dB above the lowest since its last sighting or below that
+ * sighting's, or once a hold of at most 6 s ran out (see nearby_scanner_set_hold_timeouts());
+ * for 3 s after a device is first heard or its RSSI moved, every advert is one. For a window
+ * that shows where beacons are; off (every advert a sighting) by default, and for whatever
+ * shows each. */
+void           nearby_scanner_set_hold_steady    (NearbyScanner        *self,
+                                                  gboolean              hold_steady);
+gboolean       nearby_scanner_get_hold_steady    (NearbyScanner        *self);
+/* The stale and expiry times (ms) of the list the sightings go to: the hold is at most 60 % of
+ * the shorter, so that a held beacon never fades there. Default: 10 000 and 30 000. */
+void           nearby_scanner_set_hold_timeouts  (NearbyScanner        *self,
+                                                  guint                 stale_ms,
+                                                  guint                 expiry_ms);
 /* How many times discovery was restarted because it stopped or stalled. */
 guint          nearby_scanner_get_restart_count  (NearbyScanner        *self);
 
