@@ -118,10 +118,13 @@ test_sections (void)
 
 /* Walking past a row of beacons, each the nearest for 4 s: at every rate where that is longer
  * than the time the beacon has to reach the top (5 and 10 Hz), each is the top row in turn, in
- * order. Slower rows (2 and 1 Hz: 7.5 and 15 s) are only reported. */
+ * order. Slower rows (2 and 1 Hz: 7.5 and 15 s) are only reported, and so is the one run the
+ * calm ranking does not put in order yet (5 Hz at 8 dB: a beacon passed earlier comes back on
+ * top after the last one). */
 static void
 test_walk_past (void)
 {
+  const char *const not_yet[] = { "walk-past-5hz-sigma8", NULL };
   guint n;
   const CalmScenario *scenarios = calm_scenarios (&n);
   g_autoptr(GString) missed = g_string_new (NULL);
@@ -138,11 +141,16 @@ test_walk_past (void)
       calm_run (walk, TRUE, NULL, &result);
       tops = calm_format_tops (&result);
       g_test_message ("%s: tops %s%s", walk->name, tops, target ? "" : " (not a target)");
-      if (target && !result.tops_in_order)
+      if (!target || result.tops_in_order)
+        continue;
+      if (g_strv_contains (not_yet, walk->name))
         g_string_append_printf (missed, " %s", walk->name);
+      else
+        g_test_fail_printf ("%s: not every beacon at the top in turn: %s", walk->name, tops);
     }
 
-  if (missed->len > 0)
+  /* A failure stands: incomplete would mark the test as such instead. */
+  if (missed->len > 0 && !g_test_failed ())
     g_test_incomplete_printf ("not every beacon at the top in turn in%s", missed->str);
 }
 

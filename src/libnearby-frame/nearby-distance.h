@@ -172,6 +172,10 @@ typedef struct {
    * following_until_us at least; 0 while it holds. */
   int      following;
   int64_t  following_until_us;
+  /* The way the last following went, until continuing_until_us: a change that way is found
+   * with less. */
+  int      continuing;
+  int64_t  continuing_until_us;
 } NearbyRankFilter;
 
 /* @config may be NULL for the defaults; it is copied. */
