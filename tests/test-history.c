@@ -579,6 +579,83 @@ test_kill_drill (void)
   close_history (history);
 }
 
+/* Counts the syncs of every file SQLite opens, by giving each a copy of its own methods with
+ * another xSync (the default VFS gives files of different kinds different methods). */
+#define COUNTING_KINDS 4
+static sqlite3_vfs *real_vfs;
+static sqlite3_vfs counting_vfs;
+static const sqlite3_io_methods *real_methods[COUNTING_KINDS];
+static sqlite3_io_methods counting_methods[COUNTING_KINDS];
+static gint sync_count;
+
+static int
+counting_sync (sqlite3_file *file,
+               int           flags)
+{
+  guint kind = file->pMethods - counting_methods;
+
+  g_atomic_int_inc (&sync_count);
+  return real_methods[kind]->xSync (file, flags);
+}
+
+static int
+counting_open (sqlite3_vfs  *vfs,
+               const char   *name,
+               sqlite3_file *file,
+               int           flags,
+               int          *out_flags)
+{
+  int rc = real_vfs->xOpen (real_vfs, name, file, flags, out_flags);
+  guint kind = 0;
+
+  if (rc != SQLITE_OK || file->pMethods == NULL)
+    return rc;
+
+  /* The history's worker is the only thread opening files while the test runs. */
+  while (kind < COUNTING_KINDS && real_methods[kind] != NULL && real_methods[kind] != file->pMethods)
+    kind++;
+  g_assert_cmpuint (kind, <, COUNTING_KINDS);
+  if (real_methods[kind] == NULL)
+    {
+      real_methods[kind] = file->pMethods;
+      counting_methods[kind] = *file->pMethods;
+      counting_methods[kind].xSync = counting_sync;
+    }
+  file->pMethods = &counting_methods[kind];
+  return rc;
+}
+
+static void
+test_new_file_no_syncs (void)
+{
+  g_auto(TempHistory) temp = { 0 };
+  g_autoptr(GPtrArray) visits = NULL;
+  NearbyHistory *history;
+
+  real_vfs = sqlite3_vfs_find (NULL);
+  counting_vfs = *real_vfs;
+  counting_vfs.zName = "nearby-test-counting";
+  counting_vfs.xOpen = counting_open;
+  g_assert_cmpint (sqlite3_vfs_register (&counting_vfs, 1), ==, SQLITE_OK);
+
+  /* A first start (and every `nearby resolve` with a new data directory) waited for four
+   * syncs of an empty file as it turned to its write-ahead log. */
+  temp_history_init (&temp);
+  history = open_history (temp.path);
+  g_assert_cmpint (g_atomic_int_get (&sync_count), ==, 0);
+
+  /* What is written is still synced when the history closes. */
+  record_visit (history, "https://new-file.example/", 0);
+  close_history (history);
+  g_assert_cmpint (g_atomic_int_get (&sync_count), >, 0);
+
+  g_assert_cmpint (sqlite3_vfs_unregister (&counting_vfs), ==, SQLITE_OK);
+  history = open_history (temp.path);
+  visits = list_visits (history, 0);
+  g_assert_cmpuint (visits->len, ==, 1);
+  close_history (history);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -597,6 +674,7 @@ main (int   argc,
   g_test_add_func ("/history/migration/from-v1", test_migration_from_v1);
   g_test_add_func ("/history/main-loop-responsive", test_main_loop_responsive);
   g_test_add_func ("/history/kill-drill", test_kill_drill);
+  g_test_add_func ("/history/new-file-no-syncs", test_new_file_no_syncs);
 
   return g_test_run ();
 }

@@ -399,6 +399,7 @@ history_migrate (sqlite3  *db,
 static gboolean
 history_configure (sqlite3   *db,
                    gboolean   on_disk,
+                   gboolean   created,
                    GError   **error)
 {
   g_autofree char *quick_check = NULL;
@@ -412,7 +413,17 @@ history_configure (sqlite3   *db,
 
   if (on_disk)
     {
-      g_autofree char *mode = history_query_text (db, "PRAGMA journal_mode = WAL", error);
+      g_autofree char *mode = NULL;
+
+      /* Turning a new, empty file to WAL writes its first page through a rollback journal,
+       * with four syncs, and the schema's first write syncs the log's header. Nothing is in it
+       * yet: if the machine stops midway, the next start finds a file that fails its check
+       * (set aside) or an older schema version (migrated again), and loses nothing. The
+       * schema is synced with the first checkpoint, at the latest when the history closes. */
+      if (created && !_nearby_history_exec (db, "PRAGMA synchronous = OFF", error))
+        return FALSE;
+
+      mode = history_query_text (db, "PRAGMA journal_mode = WAL", error);
 
       if (mode == NULL)
         return FALSE;
@@ -423,7 +434,7 @@ history_configure (sqlite3   *db,
           return FALSE;
         }
 
-      if (!_nearby_history_exec (db, "PRAGMA synchronous = NORMAL", error))
+      if (!created && !_nearby_history_exec (db, "PRAGMA synchronous = NORMAL", error))
         return FALSE;
 
       quick_check = history_query_text (db, "PRAGMA quick_check", error);
@@ -438,6 +449,9 @@ history_configure (sqlite3   *db,
     }
 
   if (!history_migrate (db, error))
+    return FALSE;
+
+  if (created && !_nearby_history_exec (db, "PRAGMA synchronous = NORMAL", error))
     return FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (schema_probes); i++)
@@ -462,6 +476,7 @@ history_open_database (const char               *path,
                        GError                  **error)
 {
   gboolean on_disk = strcmp (path, ":memory:") != 0;
+  gboolean created = FALSE;
   sqlite3 *db = NULL;
   int rc;
 
@@ -487,7 +502,10 @@ history_open_database (const char               *path,
       int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
       if (fd >= 0)
-        g_close (fd, NULL);
+        {
+          g_close (fd, NULL);
+          created = TRUE;
+        }
     }
 
   rc = sqlite3_open_v2 (path, &db,
@@ -509,7 +527,7 @@ history_open_database (const char               *path,
       return NULL;
     }
 
-  if (!history_configure (db, on_disk, error) ||
+  if (!history_configure (db, on_disk, created, error) ||
       !history_load_snapshot (db, result, error))
     {
       sqlite3_close (db);
