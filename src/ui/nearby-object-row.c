@@ -13,6 +13,7 @@
 #include <adwaita.h>
 
 #include "nearby-object-row.h"
+#include "nearby-object-row-parts.h"
 #include "nearby-section-header.h"
 #include "nearby-url-policy.h"
 
@@ -21,23 +22,22 @@ struct _NearbyObjectRow
   GtkWidget     parent_instance;
 
   NearbyObject *object;
-  GBytes       *shown_icon;
 
-  GtkWidget    *box;
-  AdwAvatar    *avatar;     /* made for the first title without an icon, or NULL */
-  GtkImage     *icon_image;
-  GtkLabel     *title_label;
-  GtkWidget    *favourite_image;
-  GtkLabel     *description_label;
-  GtkLabel     *host_label;
-  GtkLabel     *badge_label;
-  GtkLabel     *distance_label;
-  GtkWidget    *text_box;
-  GtkMenuButton *menu_button;
+  /* What it shows, only while it is mapped with an object: GtkListView 4.8 keeps 200 rows, most
+   * of them off screen (nearby-object-row-parts.c). */
+  NearbyObjectRowParts *parts;
+  /* Its height with its parts, kept for when it has none, so that the list's layout and
+   * scrollbar do not change as rows come on screen and go; 0: not measured yet. */
+  int           height_for_width[2];
 
   /* The heading the row is shown under (NearbySection), or -1 for none. */
   int           section;
 };
+
+/* The last height measured of any row, for a row not yet measured with its parts; at first
+ * about that of a row with a title and a host (a 40 px icon between margins of 9 px). Were it 0,
+ * every row would fit on screen until measured, and all 200 would make their parts at once. */
+static int typical_height = 60;
 
 G_DEFINE_FINAL_TYPE (NearbyObjectRow, nearby_object_row, GTK_TYPE_WIDGET)
 
@@ -193,117 +193,12 @@ badge_for (NearbyObject          *object,
   return NULL;
 }
 
-/* One texture per icon for the whole app: rows of objects whose pages share an icon show the
- * same one, and a row bound again to an object shows it without decoding it again. Weak: a
- * texture lives as long as a row shows it. */
-static GHashTable *textures;    /* GBytes (the icon's PNG) -> GdkTexture, weak */
-
-static void
-texture_gone (gpointer  data,
-              GObject  *texture)
-{
-  GBytes *icon = data;
-
-  g_hash_table_remove (textures, icon);
-  g_bytes_unref (icon);
-}
-
-static GdkTexture *
-texture_for_icon (GBytes *icon)
-{
-  GdkTexture *texture;
-
-  if (textures == NULL)
-    textures = g_hash_table_new (g_bytes_hash, g_bytes_equal);
-
-  texture = g_hash_table_lookup (textures, icon);
-  if (texture != NULL)
-    return g_object_ref (texture);
-
-  /* The resolver re-encodes every icon it accepts as a small PNG of the size shown: these are
-   * our own bytes, decoded once. */
-  texture = gdk_texture_new_from_bytes (icon, NULL);
-  if (texture == NULL)
-    return NULL;
-
-  /* The table's key is released with the texture. */
-  icon = g_bytes_ref (icon);
-  g_hash_table_insert (textures, icon, texture);
-  g_object_weak_ref (G_OBJECT (texture), texture_gone, icon);
-
-  return texture;
-}
-
-/* Initials, as AdwAvatar draws them, only for a title the page gave: before its look-up, the
- * first character of a host or an address ("1", "[") was the same on every row. */
-static void
-nearby_object_row_show_initials (NearbyObjectRow *self,
-                                 const char      *page_title)
-{
-  if (self->avatar == NULL)
-    {
-      self->avatar = ADW_AVATAR (adw_avatar_new (40, NULL, TRUE));
-      gtk_widget_set_valign (GTK_WIDGET (self->avatar), GTK_ALIGN_CENTER);
-      gtk_box_prepend (GTK_BOX (self->box), GTK_WIDGET (self->avatar));
-    }
-
-  adw_avatar_set_text (self->avatar, page_title);
-  gtk_widget_set_visible (GTK_WIDGET (self->avatar), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->icon_image), FALSE);
-}
-
-static void
-nearby_object_row_show_image (NearbyObjectRow *self,
-                              gboolean         pending)
-{
-  if (self->avatar != NULL)
-    gtk_widget_set_visible (GTK_WIDGET (self->avatar), FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->icon_image), TRUE);
-
-  if (pending)
-    {
-      gtk_image_set_from_icon_name (self->icon_image, "web-browser-symbolic");
-      /* A size Adwaita has pre-rendered: at 20 px GTK 4.8 would render its SVG with librsvg,
-       * about 8 MiB of resident memory for this one icon (bench-memory). */
-      gtk_image_set_pixel_size (self->icon_image, 24);
-      gtk_widget_remove_css_class (GTK_WIDGET (self->icon_image), "nearby-icon");
-      gtk_widget_add_css_class (GTK_WIDGET (self->icon_image), "nearby-pending");
-    }
-  else
-    {
-      gtk_image_set_pixel_size (self->icon_image, 40);
-      gtk_widget_remove_css_class (GTK_WIDGET (self->icon_image), "nearby-pending");
-      gtk_widget_add_css_class (GTK_WIDGET (self->icon_image), "nearby-icon");
-    }
-}
-
 static void
 nearby_object_row_update_icon (NearbyObjectRow *self)
 {
-  GBytes *icon = nearby_object_get_icon_data (self->object);
-  g_autoptr(GdkTexture) texture = NULL;
-  const char *page_title;
-
-  if (icon != NULL && icon == self->shown_icon)
-    return;
-  g_clear_pointer (&self->shown_icon, g_bytes_unref);
-
-  if (icon != NULL)
-    texture = texture_for_icon (icon);
-  if (texture != NULL)
-    {
-      self->shown_icon = g_bytes_ref (icon);
-      gtk_image_set_from_paintable (self->icon_image, GDK_PAINTABLE (texture));
-      nearby_object_row_show_image (self, FALSE);
-      return;
-    }
-
   /* An untitled page's stand-in title (host and path) gets no initials, as before a look-up. */
-  page_title = nearby_object_row_page_title (self->object);
-  if (page_title != NULL)
-    nearby_object_row_show_initials (self, page_title);
-  else
-    nearby_object_row_show_image (self, TRUE);
+  nearby_object_row_parts_show_icon (self->parts, nearby_object_get_icon_data (self->object),
+                                     nearby_object_row_page_title (self->object));
 }
 
 /* Every entry of the row's menu is an app action on one string: the object's key, a host or a
@@ -557,8 +452,10 @@ nearby_object_row_update_accessible (NearbyObjectRow *self,
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, more->str,
                                     -1);
 
+  if (self->parts == NULL)
+    return;
   menu_label = g_strdup_printf (_("More about %s"), title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->menu_button),
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->parts->menu_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, menu_label,
                                   -1);
 }
@@ -579,6 +476,7 @@ nearby_object_row_update (NearbyObjectRow *self)
   g_autoptr(NearbySource) source = NULL;
   const char *shown_host;
   gboolean made_up = FALSE;
+  NearbyObjectRowParts *parts;
   double distance;
   gboolean distance_shown;
 
@@ -609,46 +507,51 @@ nearby_object_row_update (NearbyObjectRow *self)
         description = identity;
       shown_host = host != NULL && *host != '\0' ? host : url;
     }
-  gtk_label_set_label (self->title_label, title);
-
-  gtk_label_set_label (self->description_label, description);
-  gtk_widget_set_visible (GTK_WIDGET (self->description_label),
-                          description != NULL && *description != '\0');
-
-  gtk_label_set_label (self->host_label, shown_host);
-  gtk_widget_set_visible (GTK_WIDGET (self->host_label), shown_host != NULL);
-
   badge = badge_for (self->object, host, made_up, flags);
-  gtk_label_set_label (self->badge_label, badge);
-  gtk_widget_set_visible (GTK_WIDGET (self->badge_label), badge != NULL);
-
-  gtk_widget_set_visible (self->favourite_image, nearby_object_get_favourite (self->object));
-
-  gtk_label_set_label (self->distance_label,
-                       nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)));
-  /* Under "Nearby" a row saying "Nearby" says it twice. Under another heading (the list paused,
-   * or the row about to move) or among favourites, the word is news. Screen readers hear it
-   * in the row's name either way: they read the heading only when they move by headings. */
-  gtk_widget_set_visible (GTK_WIDGET (self->distance_label),
-                          self->section < 0 || self->section == NEARBY_SECTION_FAVOURITES
-                          || self->section != (int) nearby_section_for_bucket (
-                               nearby_object_get_bucket (self->object)));
-  /* The metres are for whoever points at the distance; with the word left to the heading, at
-   * the row's text. */
-  distance = nearby_object_get_distance (self->object);
-  if (distance >= 0)
-    distance_tooltip = g_strdup_printf (_("About %.1f m away"), distance);
-  distance_shown = gtk_widget_get_visible (GTK_WIDGET (self->distance_label));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->distance_label),
-                               distance_shown ? distance_tooltip : NULL);
-  gtk_widget_set_tooltip_text (self->text_box, distance_shown ? NULL : distance_tooltip);
 
   if (nearby_object_get_stale (self->object))
     gtk_widget_add_css_class (GTK_WIDGET (self), "nearby-stale");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "nearby-stale");
 
-  nearby_object_row_update_icon (self);
+  if ((parts = self->parts) != NULL)
+    {
+      gtk_label_set_label (parts->title_label, title);
+
+      gtk_label_set_label (parts->description_label, description);
+      gtk_widget_set_visible (GTK_WIDGET (parts->description_label),
+                              description != NULL && *description != '\0');
+
+      gtk_label_set_label (parts->host_label, shown_host);
+      gtk_widget_set_visible (GTK_WIDGET (parts->host_label), shown_host != NULL);
+
+      gtk_label_set_label (parts->badge_label, badge);
+      gtk_widget_set_visible (GTK_WIDGET (parts->badge_label), badge != NULL);
+
+      gtk_widget_set_visible (parts->favourite_image, nearby_object_get_favourite (self->object));
+
+      gtk_label_set_label (parts->distance_label,
+                           nearby_object_row_bucket_label (nearby_object_get_bucket (self->object)));
+      /* Under "Nearby" a row saying "Nearby" says it twice. Under another heading (the list
+       * paused, or the row about to move) or among favourites, the word is news. Screen readers
+       * hear it in the row's name either way: they read the heading only when they move by
+       * headings. */
+      gtk_widget_set_visible (GTK_WIDGET (parts->distance_label),
+                              self->section < 0 || self->section == NEARBY_SECTION_FAVOURITES
+                              || self->section != (int) nearby_section_for_bucket (
+                                   nearby_object_get_bucket (self->object)));
+      /* The metres are for whoever points at the distance; with the word left to the heading,
+       * at the row's text. */
+      distance = nearby_object_get_distance (self->object);
+      if (distance >= 0)
+        distance_tooltip = g_strdup_printf (_("About %.1f m away"), distance);
+      distance_shown = gtk_widget_get_visible (GTK_WIDGET (parts->distance_label));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (parts->distance_label),
+                                   distance_shown ? distance_tooltip : NULL);
+      gtk_widget_set_tooltip_text (parts->text_box, distance_shown ? NULL : distance_tooltip);
+
+      nearby_object_row_update_icon (self);
+    }
 
   nearby_object_row_update_accessible (self, title, shown_host != NULL ? shown_host : path,
                                        description, badge);
@@ -672,12 +575,35 @@ on_object_notify (NearbyObjectRow *self,
   nearby_object_row_update (self);
 }
 
+static void
+make_parts (NearbyObjectRow *self)
+{
+  if (self->parts != NULL)
+    return;
+
+  self->parts = nearby_object_row_parts_new ();
+  gtk_menu_button_set_create_popup_func (self->parts->menu_button, nearby_object_row_build_menu,
+                                         self, NULL);
+  gtk_widget_set_parent (GTK_WIDGET (self->parts), GTK_WIDGET (self));
+}
+
+static void
+drop_parts (NearbyObjectRow *self)
+{
+  if (self->parts == NULL)
+    return;
+
+  gtk_widget_unparent (GTK_WIDGET (self->parts));
+  self->parts = NULL;
+}
+
 void
 nearby_object_row_popup_menu (NearbyObjectRow *self)
 {
   g_return_if_fail (NEARBY_IS_OBJECT_ROW (self));
 
-  gtk_menu_button_popup (self->menu_button);
+  if (self->parts != NULL)
+    gtk_menu_button_popup (self->parts->menu_button);
 }
 
 NearbyObject *
@@ -701,7 +627,13 @@ nearby_object_row_set_object (NearbyObjectRow *self,
   if (self->object != NULL)
     g_signal_handlers_disconnect_by_func (self->object, on_object_notify, self);
   g_set_object (&self->object, object);
-  g_clear_pointer (&self->shown_icon, g_bytes_unref);
+  if (self->parts != NULL)
+    g_clear_pointer (&self->parts->shown_icon, g_bytes_unref);
+  /* Another object's height is not this one's. Unbound and rebound at once as the list moves
+   * (the row stays on screen), it keeps its parts; off screen it has none. */
+  self->height_for_width[0] = self->height_for_width[1] = 0;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    drop_parts (self);
 
   /* One handler for every property: the list ticks at most a few times a second. */
   if (self->object != NULL)
@@ -725,13 +657,100 @@ nearby_object_row_root (GtkWidget *widget)
 }
 
 static void
+nearby_object_row_unmap (GtkWidget *widget)
+{
+  NearbyObjectRow *self = NEARBY_OBJECT_ROW (widget);
+
+  GTK_WIDGET_CLASS (nearby_object_row_parent_class)->unmap (widget);
+
+  /* Scrolled away with the keyboard focus on its button (or its menu open): kept, so that the
+   * focus is not lost. */
+  if (gtk_widget_get_focus_child (widget) == NULL)
+    drop_parts (self);
+}
+
+static void
+nearby_object_row_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  NearbyObjectRow *self = NEARBY_OBJECT_ROW (widget);
+
+  if (self->parts != NULL)
+    {
+      gtk_widget_measure (GTK_WIDGET (self->parts), orientation, for_size, minimum, natural,
+                          minimum_baseline, natural_baseline);
+      /* The height the list lays the row out with, at its width. */
+      if (orientation == GTK_ORIENTATION_VERTICAL && for_size >= 0)
+        {
+          self->height_for_width[0] = *minimum;
+          self->height_for_width[1] = *natural;
+          typical_height = *natural;
+        }
+      return;
+    }
+
+  /* Without its parts the row is off screen: as tall as it was, or as rows are, and as narrow
+   * as the list lets it be. */
+  *minimum_baseline = *natural_baseline = -1;
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = *natural = 0;
+    }
+  else if (self->height_for_width[1] > 0)
+    {
+      *minimum = self->height_for_width[0];
+      *natural = self->height_for_width[1];
+    }
+  else
+    {
+      *minimum = *natural = typical_height;
+    }
+}
+
+/* The labels wrap: a row is as tall as its width lets it be. */
+static GtkSizeRequestMode
+nearby_object_row_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+nearby_object_row_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  NearbyObjectRow *self = NEARBY_OBJECT_ROW (widget);
+  int minimum, natural;
+
+  /* Allocated while bound: the row is on screen (GtkListView 4.8 maps every row it adds, and
+   * allocates only those on screen), and gets what it shows. Its height takes the place of the
+   * estimate at the next layout. */
+  if (self->parts == NULL)
+    {
+      if (self->object == NULL)
+        return;
+      make_parts (self);
+      nearby_object_row_update (self);
+    }
+
+  gtk_widget_measure (GTK_WIDGET (self->parts), GTK_ORIENTATION_VERTICAL, width,
+                      &minimum, &natural, NULL, NULL);
+  gtk_widget_allocate (GTK_WIDGET (self->parts), width, MAX (height, minimum), baseline, NULL);
+}
+
+static void
 nearby_object_row_dispose (GObject *object)
 {
   NearbyObjectRow *self = NEARBY_OBJECT_ROW (object);
 
   nearby_object_row_set_object (self, NULL);
-  g_clear_pointer (&self->shown_icon, g_bytes_unref);
-  gtk_widget_dispose_template (GTK_WIDGET (self), NEARBY_TYPE_OBJECT_ROW);
+  drop_parts (self);
 
   G_OBJECT_CLASS (nearby_object_row_parent_class)->dispose (object);
 }
@@ -797,6 +816,10 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
   object_class->get_property = nearby_object_row_get_property;
   object_class->set_property = nearby_object_row_set_property;
   widget_class->root = nearby_object_row_root;
+  widget_class->unmap = nearby_object_row_unmap;
+  widget_class->measure = nearby_object_row_measure;
+  widget_class->get_request_mode = nearby_object_row_get_request_mode;
+  widget_class->size_allocate = nearby_object_row_size_allocate;
 
   properties[PROP_OBJECT] =
     g_param_spec_object ("object", NULL, NULL,
@@ -811,20 +834,6 @@ nearby_object_row_class_init (NearbyObjectRowClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/nearbyweb/Nearby/nearby-object-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, box);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, icon_image);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, title_label);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, favourite_image);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, description_label);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, host_label);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, badge_label);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, distance_label);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, text_box);
-  gtk_widget_class_bind_template_child (widget_class, NearbyObjectRow, menu_button);
-
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "nearbyobjectrow");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -833,8 +842,4 @@ static void
 nearby_object_row_init (NearbyObjectRow *self)
 {
   self->section = -1;
-  g_type_ensure (ADW_TYPE_AVATAR);
-  gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_menu_button_set_create_popup_func (self->menu_button, nearby_object_row_build_menu,
-                                         self, NULL);
 }
