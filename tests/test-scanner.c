@@ -1188,6 +1188,15 @@ test_hold_rule (void)
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, NEARBY_RSSI_UNKNOWN));
   _nearby_scanner_hold_forget (hold, path);
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -74));
+  /* Walked up to 2 s after it was first heard: nothing held for 3 s from then, not only until
+   * 3 s after it was first heard, or the list would place its row on two adverts. */
+  path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02";
+  _nearby_scanner_hold_passed (hold, path, t, -90);
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -50));
+  _nearby_scanner_hold_passed (hold, path, t + 2 * s, -50);
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 4 * s, -50));
+  _nearby_scanner_hold_passed (hold, path, t + 4 * s, -50);
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t + 5 * s, -50));
   /* Off: a hold of 0. */
   _nearby_scanner_hold_passed (hold, path, t, -74);
   _nearby_scanner_hold_set_time (hold, 0);

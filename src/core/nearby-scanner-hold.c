@@ -109,13 +109,19 @@ _nearby_scanner_hold_rssi (NearbyScannerHold *hold,
   device = g_hash_table_lookup (hold->devices, path);
   /* A clock set back is no reason to hold longer. */
   if (device == NULL || time_us < device->passed_us
-      || time_us - device->passed_us >= hold->hold_us || time_us < device->settle_until_us)
+      || time_us - device->passed_us >= hold->hold_us)
     {
       held = FALSE;
     }
   else if (rssi > device->lowest + HOLD_STEP_DB || rssi < device->passed_rssi - HOLD_STEP_DB)
     {
+      /* Also while it settles: a beacon walked up to just after it was first heard needs the
+       * adverts at its new level as much as a beacon long heard. */
       device->settle_until_us = time_us + HOLD_SETTLE_US;
+      held = FALSE;
+    }
+  else if (time_us < device->settle_until_us)
+    {
       held = FALSE;
     }
   else
