@@ -18,6 +18,7 @@
 
 #include "nearby-a11y.h"
 #include "nearby-application-private.h"
+#include "nearby-inspector.h"
 #include "nearby-object-row.h"
 #include "nearby-replay.h"
 #include "nearby-resources.h"
@@ -435,6 +436,41 @@ on_privacy_choice_changed (NearbyApplication *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEEDS_PRIVACY_CHOICE]);
 }
 
+/* A beacon that stays where it is says nothing new in most of its adverts: the scanner holds
+ * them back rather than wake the list for each. Details shows every advert and the signal graph,
+ * so nothing is held while one is open. The hold is kept well within the list's stale and expiry
+ * times, so that a held beacon does not fade. */
+static void
+update_hold_steady (NearbyApplication *self)
+{
+  gboolean inspecting = FALSE;
+
+  if (self->scanner == NULL)
+    return;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      if (NEARBY_IS_INSPECTOR (l->data))
+        {
+          inspecting = TRUE;
+          break;
+        }
+    }
+
+  nearby_scanner_set_hold_timeouts (self->scanner,
+                                    nearby_object_list_get_stale_timeout (self->objects),
+                                    nearby_object_list_get_expiry_timeout (self->objects));
+  nearby_scanner_set_hold_steady (self->scanner, !inspecting);
+}
+
+static void
+on_window_added_or_removed (NearbyApplication *self,
+                            GtkWindow         *window)
+{
+  if (NEARBY_IS_INSPECTOR (window))
+    update_hold_steady (self);
+}
+
 static gboolean
 seconds_to_ms (GValue   *value,
                GVariant *variant,
@@ -517,6 +553,13 @@ nearby_application_startup (GApplication *app)
   else
     {
       self->scanner = nearby_scanner_new (NULL);
+      update_hold_steady (self);
+      g_signal_connect_object (self->objects, "notify::stale-timeout",
+                               G_CALLBACK (update_hold_steady), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->objects, "notify::expiry-timeout",
+                               G_CALLBACK (update_hold_steady), self, G_CONNECT_SWAPPED);
+      g_signal_connect (self, "window-added", G_CALLBACK (on_window_added_or_removed), NULL);
+      g_signal_connect (self, "window-removed", G_CALLBACK (on_window_added_or_removed), NULL);
       nearby_application_set_source (self, NEARBY_SOURCE (self->scanner));
     }
 }
