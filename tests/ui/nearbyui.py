@@ -451,6 +451,19 @@ class NearbyTestCase(unittest.TestCase):
         y = extents.y + extents.height // 2
         pyatspi.Registry.generateMouseEvent(x, y, 'b1c')
 
+    def click_row_label(self, name, what=None):
+        """A real pointer click on the row label @name in the main window. The pointer rests on
+        it first and the click waits for the window to say the order is paused: a row can move
+        as the list reorders, and a click the moment it moves opens the object now in its place."""
+        label = self.wait_find(self.window, name=name, role=pyatspi.ROLE_LABEL, what=what)
+        extents = label.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        pyatspi.Registry.generateMouseEvent(extents.x + extents.width // 2,
+                                            extents.y + extents.height // 2, 'abs')
+        self.wait_find(self.window, name='Order paused while you point at the list',
+                       what='the order paused under the pointer')
+        self.mouse_click(self.wait_find(self.window, name=name, role=pyatspi.ROLE_LABEL,
+                                        what=what))
+
     def pointer_click(self, node, window):
         """A real pointer click on @node in the toplevel @window, wherever X placed that window."""
         origin = wait_for(lambda: xfocus.toplevel_origin(self.process.pid, window.name),

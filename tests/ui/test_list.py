@@ -23,8 +23,7 @@ class DemoListTest(NearbyTestCase):
         self.screenshot('list')
 
         # A click on the café's row opens its page in the browser.
-        cafe = self.wait_find(name='Bluebird Café', role=pyatspi.ROLE_LABEL)
-        self.mouse_click(cafe)
+        self.click_row_label('Bluebird Café')
         wait_for(lambda: any(url.endswith('/cafe/') for url in self.opened_urls()),
                  what=f'the browser to be asked for the café page (got {self.opened_urls()})')
         wait_for(lambda: any(url.endswith('/cafe/') and count == 1

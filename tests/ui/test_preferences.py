@@ -163,7 +163,7 @@ class ClearHistoryTest(DemoTestCase):
         self.wait_for_every_demo_row()
 
         # Something to forget: a visit, a favourite and a hidden site.
-        self.mouse_click(self.wait_find(self.window, name='Bluebird Café', role=pyatspi.ROLE_LABEL))
+        self.click_row_label('Bluebird Café')
         wait_for(lambda: any(url.endswith('/cafe/') for url, _ in self.history_visits()),
                  what='the visit to the café recorded')
         self.open_row_menu('Parking Meter B-2031')
@@ -257,8 +257,7 @@ class LookUpPagesTest(PreferencesTestCase):
         self.close_preferences(preferences)
 
         # Never: opening the object opens the browser, and the row stays as it was broadcast.
-        self.mouse_click(self.wait_find(self.window, name='/a', role=pyatspi.ROLE_LABEL,
-                                        what=f'A’s path (have {self.texts(self.window)})'))
+        self.click_row_label('/a', what=f'A’s path (have {self.texts(self.window)})')
         wait_for(lambda: f'{base}/a' in self.opened_urls(),
                  what=f'the page of A opened (have {self.opened_urls()})')
         # The person can still ask for one page: Look Up Page in its menu.
@@ -276,7 +275,7 @@ class LookUpPagesTest(PreferencesTestCase):
         wait_for(lambda: self.settings_value('lookup-policy') == "'ask'",
                  what=f'Ask kept (have {self.settings_value("lookup-policy")})')
         self.close_preferences(preferences)
-        self.mouse_click(self.wait_find(self.window, name='/c', role=pyatspi.ROLE_LABEL))
+        self.click_row_label('/c')
         self.wait_find(self.window, name='Kiosk C', role=pyatspi.ROLE_LABEL,
                        what='the page of C looked up as it was opened')
 

@@ -115,7 +115,7 @@ class DemoRowsTest(RowsTestCase):
         self.assertTrue(description.startswith('Order ahead and skip the queue.'), description)
 
         # What has the keyboard focus after a click on the row is the list item with that name.
-        self.mouse_click(self.wait_find(self.window, name='Bluebird Café', role=pyatspi.ROLE_LABEL))
+        self.click_row_label('Bluebird Café')
         wait_for(lambda: any(url.endswith('/cafe/') for url in self.opened_urls()),
                  what=f'the café page opened (got {self.opened_urls()})')
         focused = wait_for(self.focused, what='a focused row after the click')
