@@ -80,8 +80,11 @@ class SectionsTest(NearbyTestCase):
         self.start_app()
 
     def walk_up_to_kiosk(self):
-        for step in range(12):
-            self.set_rssi(self.kiosk, max(-90 + 4 * step, -50))
+        # From -90 dBm to -50 (about 0.3 m) in 2 s, then standing there for 2 s: the kiosk
+        # advertises only when the test sets its signal, and the list moves a row on several
+        # adverts at its new level (a jump to -50 from the first step was no walk).
+        for step in range(20):
+            self.set_rssi(self.kiosk, min(-90 + 4 * step, -50))
             self.set_rssi(self.meter, -55)
             self.set_rssi(self.stop, -72)
             time.sleep(0.2)
