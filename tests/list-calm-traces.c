@@ -327,6 +327,29 @@ order_changed (GPtrArray *before,
     }
 }
 
+/* How many pairs of the objects in both @before and @after are the other way round in @after. */
+static guint
+swapped_pairs (GPtrArray *before,
+               GPtrArray *after)
+{
+  g_autoptr(GArray) rank = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = 0;
+
+  /* Each object of @before, in its order, by its place in @after. */
+  for (guint i = 0; i < before->len; i++)
+    {
+      guint at;
+
+      if (g_ptr_array_find (after, before->pdata[i], &at))
+        g_array_append_val (rank, at);
+    }
+  for (guint i = 0; i < rank->len; i++)
+    for (guint j = i + 1; j < rank->len; j++)
+      if (g_array_index (rank, guint, i) > g_array_index (rank, guint, j))
+        n++;
+  return n;
+}
+
 static GPtrArray *
 shown_objects (NearbyObjectList *list)
 {
@@ -447,6 +470,7 @@ calm_run (const CalmScenario         *scenario,
           if (t_us > ARRIVAL_US && order_changed (before, after))
             {
               result->n_reorders++;
+              result->n_swapped_pairs += swapped_pairs (before, after);
               if (g_getenv ("BENCH_LIST_CALM_TRACE"))
                 {
                   g_printerr ("%6.2f nearest %u top %u:", t_s, nearest, top);
@@ -475,12 +499,16 @@ calm_run (const CalmScenario         *scenario,
           if (scenario->kind == CALM_WALK_PAST && t_us >= ARRIVAL_US && top != G_MAXUINT
               && (result->n_tops == 0 || result->tops[result->n_tops - 1] != top)
               && result->n_tops < CALM_MAX_TOPS)
-            result->tops[result->n_tops++] = top;
+            {
+              result->tops_s[result->n_tops] = (double) (t_us - ARRIVAL_US) / 1e6;
+              result->tops[result->n_tops++] = top;
+            }
         }
     }
 
   result->measured_s = (double) (end_us - ARRIVAL_US) / 1e6;
   result->reorders_per_minute = result->n_reorders * 60.0 / result->measured_s;
+  result->swapped_pairs_per_minute = result->n_swapped_pairs * 60.0 / result->measured_s;
   result->n_sightings = nearby_object_list_get_n_sightings (list);
 
   /* The scenarios end with the beacon of interest as the nearest, for good. */
@@ -557,5 +585,15 @@ calm_format_tops (const CalmResult *result)
 
   for (guint i = 0; i < result->n_tops; i++)
     g_string_append_printf (tops, "%s%u", i > 0 ? " " : "", result->tops[i]);
+  return g_string_free (tops, FALSE);
+}
+
+char *
+calm_format_tops_timed (const CalmResult *result)
+{
+  GString *tops = g_string_new (NULL);
+
+  for (guint i = 0; i < result->n_tops; i++)
+    g_string_append_printf (tops, "%s%u@%.2f", i > 0 ? " " : "", result->tops[i], result->tops_s[i]);
   return g_string_free (tops, FALSE);
 }

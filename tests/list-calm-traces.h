@@ -51,6 +51,10 @@ typedef struct {
   double   measured_s;          /* from the end of the first 10 s (arrival) to the end */
   guint    n_reorders;          /* rankings that changed the order of rows shown before and after */
   double   reorders_per_minute;
+  /* Pairs of rows shown before and after a ranking that it put the other way round, summed: a
+   * reorder that moves one row past one other counts 1, one that shuffles ten still rows more. */
+  guint    n_swapped_pairs;
+  double   swapped_pairs_per_minute;
   /* CALM_WALK_UP: from when the beacon is really the nearest (for good) to when it is the top
    * row (for good); CALM_SILENT: from its return to when it is the top row again. Negative:
    * never. */
@@ -58,6 +62,7 @@ typedef struct {
   /* CALM_WALK_PAST: the beacons at the top, in turn (repeats folded), from the start of the
    * walk; in_order: exactly 0, 1, ..., N-1. */
   guint    tops[CALM_MAX_TOPS];
+  double   tops_s[CALM_MAX_TOPS];   /* when each came to the top, from the start of the walk */
   guint    n_tops;
   gboolean tops_in_order;
   guint64  n_sightings;
@@ -106,5 +111,7 @@ double              calm_walk_past_nearest_s (void);
 
 /* "0 1 2 3", for messages. */
 char               *calm_format_tops (const CalmResult   *result);
+/* "0@0.0 1@4.8 2@9.0", the time each came to the top, from the start of the walk. */
+char               *calm_format_tops_timed (const CalmResult *result);
 
 G_END_DECLS

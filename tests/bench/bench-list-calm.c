@@ -12,7 +12,9 @@
  * calm ranking. It prints, for each: reorders per minute after the first 10 s, the time from
  * when the beacon walked up to is really the nearest to when it is the top row (walk-up; for
  * silent, from its return), and the beacons at the top in turn (walk-past). The figures are
- * counts on simulated time: they are the same on every machine.
+ * counts on simulated time: they are the same on every machine. "pairs/min" counts the pairs of
+ * rows that the reorders put the other way round: one row past one other is 1, a reorder that
+ * shuffles still rows too counts each pair.
  *
  * BENCH_LIST_CALM_ONLY=NAME runs one scenario. BENCH_LIST_CALM_TREND, _CHANGE_DB and _EVIDENCE
  * try other settings of the calm ranking (NearbyDistanceConfig's rank_trend_change_db,
@@ -25,7 +27,9 @@
  * mean and largest reorders a minute, how many runs had the beacon walked up to on top within
  * the time calm_top_bound_s() allows for its rate (and the times), how many walked past the row in order. A target met on one seed only is
  * tuned to that seed. BENCH_LIST_CALM_SEED_OFFSET=K adds K to every scenario's seed in a plain
- * run (to trace one of those runs).
+ * run (to trace one of those runs). BENCH_LIST_CALM_PER_SEED=1 with it prints each walk past:
+ * the rows on top in turn with when each came up (seconds from the start of the walk), and why
+ * a run is not in order.
  */
 
 #include "config.h"
@@ -45,9 +49,49 @@ print_result (const char         *ranking,
                             : g_strdup (scenario->kind == CALM_WALK_UP
                                         || scenario->kind == CALM_SILENT ? "never" : "-");
 
-  printf ("%-25s %-9s %8.2f %10s  %s%s\n", scenario->name, ranking, result->reorders_per_minute,
-          to_top, tops, scenario->kind == CALM_WALK_PAST
+  printf ("%-25s %-9s %8.2f %8.1f %10s  %s%s\n", scenario->name, ranking, result->reorders_per_minute,
+          result->swapped_pairs_per_minute, to_top, tops, scenario->kind == CALM_WALK_PAST
                         ? (result->tops_in_order ? " (in order)" : " (NOT in order)") : "");
+}
+
+/* Why a walk past was not in order: rows never on top, rows on top before one earlier in the row
+ * had been, rows back on top after a later one, and the first tops later than the row was the
+ * nearest (each is the nearest for calm_walk_past_nearest_s() in turn). */
+static char *
+walk_past_diagnosis (const CalmScenario *scenario,
+                     const CalmResult   *result)
+{
+  GString *why = g_string_new (NULL);
+  double span = calm_walk_past_nearest_s ();
+  guint highest = 0;
+  gboolean seen[CALM_MAX_TOPS] = { FALSE, };
+
+  for (guint i = 0; i < result->n_tops; i++)
+    {
+      guint row = result->tops[i];
+
+      if (row >= CALM_MAX_TOPS)
+        continue;
+      if (seen[row])
+        g_string_append_printf (why, " %u back on top at %.1f s;", row, result->tops_s[i]);
+      else
+        {
+          /* Row k is the nearest from (k + 0.5) spans into the walk to (k + 1.5) spans. */
+          double nearest_until = (row + 1.5) * span;
+
+          if (row + 1 < scenario->n_beacons && result->tops_s[i] >= nearest_until)
+            g_string_append_printf (why, " %u first on top at %.1f s, %.1f s after it was the nearest;",
+                                    row, result->tops_s[i], result->tops_s[i] - nearest_until);
+          if (row < highest)
+            g_string_append_printf (why, " %u after %u (swapped);", row, highest);
+        }
+      seen[row] = TRUE;
+      highest = MAX (highest, row);
+    }
+  for (guint row = 0; row < scenario->n_beacons; row++)
+    if (!seen[row])
+      g_string_append_printf (why, " %u never on top;", row);
+  return g_string_free (why, FALSE);
 }
 
 static void
@@ -57,7 +101,7 @@ print_seeds (const CalmScenario         *scenario,
 {
   g_autoptr(GString) times = g_string_new (NULL);
   g_autoptr(GString) oracle = g_string_new (NULL);
-  double sum = 0.0, max = 0.0, noise = 0.0;
+  double sum = 0.0, max = 0.0, noise = 0.0, pairs = 0.0;
   guint n_met = 0;
 
   for (guint k = 0; k < n_seeds; k++)
@@ -68,6 +112,7 @@ print_seeds (const CalmScenario         *scenario,
       seeded.seed += 1000 * k;
       calm_run (&seeded, TRUE, config, &result);
       sum += result.reorders_per_minute;
+      pairs += result.swapped_pairs_per_minute / n_seeds;
       noise += result.noise_db / n_seeds;
       max = MAX (max, result.reorders_per_minute);
       if (scenario->kind == CALM_WALK_UP || scenario->kind == CALM_SILENT)
@@ -84,11 +129,22 @@ print_seeds (const CalmScenario         *scenario,
           else
             g_string_append (times, " never");
         }
-      else if (scenario->kind == CALM_WALK_PAST && result.tops_in_order)
-        n_met++;
+      else if (scenario->kind == CALM_WALK_PAST)
+        {
+          if (result.tops_in_order)
+            n_met++;
+          if (g_getenv ("BENCH_LIST_CALM_PER_SEED"))
+            {
+              g_autofree char *tops = calm_format_tops_timed (&result);
+              g_autofree char *why = walk_past_diagnosis (scenario, &result);
+
+              printf ("%-25s seed %-6u %s:  %s%s\n", scenario->name, seeded.seed,
+                      result.tops_in_order ? "in order" : "NOT in order", tops, why);
+            }
+        }
     }
 
-  printf ("%-25s %8.2f %8.2f", scenario->name, sum / n_seeds, max);
+  printf ("%-25s %8.2f %8.2f %8.1f", scenario->name, sum / n_seeds, max, pairs);
   if (scenario->kind == CALM_WALK_UP || scenario->kind == CALM_SILENT)
     printf ("  top within %.1f s in %u of %u:%s",
             calm_top_bound_s (scenario->kind == CALM_WALK_UP ? scenario->rate_hz : 10.0), n_met,
@@ -124,15 +180,16 @@ main (int   argc,
     {
       guint n_seeds = MAX (1, (guint) g_ascii_strtoull (g_getenv ("BENCH_LIST_CALM_SEEDS"), NULL, 10));
 
-      printf ("%-25s %8s %8s  (calm ranking, %u seeds)\n", "scenario", "mean/min", "max/min",
-              n_seeds);
+      printf ("%-25s %8s %8s %8s  (calm ranking, %u seeds)\n", "scenario", "mean/min", "max/min",
+              "pairs/min", n_seeds);
       for (guint i = 0; i < n_scenarios; i++)
         if (only == NULL || g_strcmp0 (only, scenarios[i].name) == 0)
           print_seeds (&scenarios[i], &config, n_seeds);
       return 0;
     }
 
-  printf ("%-25s %-9s %8s %10s  %s\n", "scenario", "ranking", "reord/min", "to top", "tops");
+  printf ("%-25s %-9s %8s %8s %10s  %s\n", "scenario", "ranking", "reord/min", "pairs/min", "to top",
+          "tops");
   for (guint i = 0; i < n_scenarios; i++)
     {
       CalmResult before, after;
