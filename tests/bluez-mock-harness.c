@@ -221,6 +221,16 @@ on_flood_finished (GDBusConnection *connection,
 }
 
 guint
+bluez_mock_watch_flood (BluezMock *mock,
+                        guint     *n_sent)
+{
+  return g_dbus_connection_signal_subscribe (mock->bus, "org.bluez", BLUEZ_MOCK_IFACE,
+                                             "FloodFinished", "/", NULL,
+                                             G_DBUS_SIGNAL_FLAGS_NONE,
+                                             on_flood_finished, n_sent, NULL);
+}
+
+guint
 bluez_mock_flood_rssi (BluezMock *mock,
                        guint      rate_hz,
                        guint      duration_ms)
@@ -229,10 +239,7 @@ bluez_mock_flood_rssi (BluezMock *mock,
   guint signals_sent = 0;
   guint subscription;
 
-  subscription = g_dbus_connection_signal_subscribe (mock->bus, "org.bluez", BLUEZ_MOCK_IFACE,
-                                                     "FloodFinished", "/", NULL,
-                                                     G_DBUS_SIGNAL_FLAGS_NONE,
-                                                     on_flood_finished, &signals_sent, NULL);
+  subscription = bluez_mock_watch_flood (mock, &signals_sent);
   ticks = bluez_mock_call (mock, "/", BLUEZ_MOCK_IFACE, "FloodRssi",
                            g_variant_new ("(suu)", "hci0", rate_hz, duration_ms), "(u)");
   WAIT_UNTIL (signals_sent > 0);

@@ -63,5 +63,9 @@ char     *bluez_mock_add_configurable_beacon (BluezMock    *mock,
 guint     bluez_mock_flood_rssi   (BluezMock  *mock,
                                    guint       rate_hz,
                                    guint       duration_ms);
+/* Sets *@n_sent to how many signals the mock's next flood (FloodRssi, HoldRssi) sent, once it has
+ * sent them; returns the subscription for g_dbus_connection_signal_unsubscribe(). */
+guint     bluez_mock_watch_flood  (BluezMock  *mock,
+                                   guint      *n_sent);
 
 G_END_DECLS

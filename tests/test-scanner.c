@@ -1005,18 +1005,6 @@ count_sightings_of (Fixture    *f,
   return n;
 }
 
-static void
-on_hold_finished (GDBusConnection *connection,
-                  const char      *sender,
-                  const char      *path,
-                  const char      *interface,
-                  const char      *signal,
-                  GVariant        *parameters,
-                  gpointer         data)
-{
-  g_variant_get (parameters, "(u)", (guint *) data);
-}
-
 static gboolean
 any_object_stale (NearbyObjectList *list)
 {
@@ -1069,10 +1057,7 @@ test_hold_steady (Fixture       *f,
   WAIT_UNTIL (bluez_mock_count_calls (&f->mock, "hci0", "SetDiscoveryFilter") > 0);
   /* 10 adverts a second each for 8 s, within 1 dB of -60 dBm; no row may fade meanwhile. For
    * 3 s after a beacon is first heard, nothing of it is held: they are counted after that. */
-  subscription = g_dbus_connection_signal_subscribe (f->mock.bus, "org.bluez", BLUEZ_MOCK_IFACE,
-                                                     "FloodFinished", "/", NULL,
-                                                     G_DBUS_SIGNAL_FLAGS_NONE, on_hold_finished,
-                                                     &n_sent, NULL);
+  subscription = bluez_mock_watch_flood (&f->mock, &n_sent);
   ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "HoldRssi",
                            g_variant_new ("(suun)", "hci0", 10, 8000, (gint16) -60), "(u)");
   settled = g_get_monotonic_time () + 3500 * G_TIME_SPAN_MILLISECOND;
@@ -1161,10 +1146,15 @@ test_hold_rule (void)
   /* Never passed on: nothing to hold against. */
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -70));
   _nearby_scanner_hold_passed (hold, path, t, -70);
-  /* First heard: nothing held for 3 s. */
-  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -70));
-  _nearby_scanner_hold_passed (hold, path, t + 2 * s, -70);
-  t += 3 * s;
+  /* First heard: nothing held for 3 s, nor before the adverts a new row is placed on. */
+  for (guint i = 1; i < NEARBY_RANK_SETTLING_SAMPLES - 1; i++)
+    {
+      g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + i * s / 4, -70));
+      _nearby_scanner_hold_passed (hold, path, t + i * s / 4, -70);
+    }
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 4 * s, -70));
+  _nearby_scanner_hold_passed (hold, path, t + 4 * s, -70);
+  t += 5 * s;
   g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -70));
   g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -73));   /* 3 dB farther */
   g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -72));
@@ -1178,11 +1168,12 @@ test_hold_rule (void)
   g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -72));
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, -74));
   _nearby_scanner_hold_passed (hold, path, t, -74);
-  /* Held until the hold runs out, from the last advert passed on; not after a clock set back. */
-  t += 4 * s;
+  /* Held for two thirds of the hold (4 s of 6) from the last advert passed on, then passed on
+   * with whatever else the reader reads then; not after a clock set back. */
+  t += 3 * s;
   g_assert_true (_nearby_scanner_hold_rssi (hold, path, t, -74));
-  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t + 2 * s - 1, -74));
-  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -74));
+  g_assert_true (_nearby_scanner_hold_rssi (hold, path, t + 1 * s - 1, -74));
+  g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 1 * s, -74));
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t - 20 * s, -74));
   /* No RSSI is nothing to hold; forgotten, nothing is held. */
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t, NEARBY_RSSI_UNKNOWN));
@@ -1191,7 +1182,8 @@ test_hold_rule (void)
   /* Walked up to 2 s after it was first heard: nothing held for 3 s from then, not only until
    * 3 s after it was first heard, or the list would place its row on two adverts. */
   path = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02";
-  _nearby_scanner_hold_passed (hold, path, t, -90);
+  for (guint i = 0; i < NEARBY_RANK_SETTLING_SAMPLES; i++)
+    _nearby_scanner_hold_passed (hold, path, t + i * s / 8, -90);
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 2 * s, -50));
   _nearby_scanner_hold_passed (hold, path, t + 2 * s, -50);
   g_assert_false (_nearby_scanner_hold_rssi (hold, path, t + 4 * s, -50));

@@ -5,13 +5,15 @@
  * see. With hold-steady on, a device's advert is passed on only when it says something new: a
  * frame whose bytes or kind changed, an RSSI more than HOLD_STEP_DB above the lowest heard since
  * the last advert passed on (the beacon came nearer) or below that advert's (it went away), or
- * any advert once the hold has run out since then. The hold is at most HOLD_MAX_MS and at most
- * HOLD_SHARE of the list's stale and expiry times, so that a held beacon is heard often enough
- * never to fade or expire in the list.
+ * any advert once the hold has run out since then, or nearly (HOLD_GATHER_SHARE). The hold is at
+ * most HOLD_MAX_MS and at most HOLD_SHARE of the list's stale and expiry times, so that a held
+ * beacon is heard often enough never to fade or expire in the list.
  *
  * The list's calm ranking moves a row on the evidence of several adverts at its new level, not
- * of one: for HOLD_SETTLE_US after a device is first heard, or after its RSSI moved, nothing of
- * it is held, so that a beacon walked up to or away from takes its place as promptly as before.
+ * of one: nothing of a device is held until it has passed on the adverts a new row is placed on
+ * (NEARBY_RANK_SETTLING_SAMPLES), nor for HOLD_SETTLE_US after it was first heard or its RSSI
+ * moved, so that a beacon walked up to or away from takes its place as promptly as before, and a
+ * new one settles into the list in seconds rather than over eight holds.
  *
  * The frames are compared by nearby-scanner-devices.c, which keeps them; the RSSI and the times
  * of each device are kept here, under a mutex, since the sd-bus reader thread asks too
@@ -26,6 +28,7 @@
 
 #include "config.h"
 
+#include "nearby-distance.h"
 #include "nearby-scanner-private.h"
 
 #define HOLD_STEP_DB       3
@@ -35,6 +38,10 @@
 /* The longest the reader leaves its socket alone while it holds: a beacon that comes nearer is
  * passed on within this (plus a batch interval), not only at the end of the hold. */
 #define HOLD_REST_MAX_US   (3 * G_TIME_SPAN_SECOND)
+/* A held advert read in the last third of its hold is passed on then: the reader reads when the
+ * first hold of several ends, and the still beacons it passes on together keep coming together,
+ * one wakeup for all of them rather than one for each. */
+#define HOLD_GATHER_SHARE  3
 
 /* What NearbyObjectList's defaults are (10 s stale, 30 s expired). */
 #define DEFAULT_STALE_MS   10000
@@ -53,6 +60,7 @@ typedef struct {
   int    passed_rssi;     /* its RSSI */
   int    lowest;          /* the lowest RSSI heard since */
   gint64 settle_until_us; /* nothing held before: first heard, or its RSSI moved */
+  guint  n_passed;        /* adverts passed on since first heard, up to the settling ones */
 } Held;
 
 NearbyScannerHold *
@@ -109,7 +117,7 @@ _nearby_scanner_hold_rssi (NearbyScannerHold *hold,
   device = g_hash_table_lookup (hold->devices, path);
   /* A clock set back is no reason to hold longer. */
   if (device == NULL || time_us < device->passed_us
-      || time_us - device->passed_us >= hold->hold_us)
+      || time_us - device->passed_us >= hold->hold_us - hold->hold_us / HOLD_GATHER_SHARE)
     {
       held = FALSE;
     }
@@ -120,7 +128,7 @@ _nearby_scanner_hold_rssi (NearbyScannerHold *hold,
       device->settle_until_us = time_us + HOLD_SETTLE_US;
       held = FALSE;
     }
-  else if (time_us < device->settle_until_us)
+  else if (time_us < device->settle_until_us || device->n_passed < NEARBY_RANK_SETTLING_SAMPLES)
     {
       held = FALSE;
     }
@@ -154,8 +162,11 @@ _nearby_scanner_hold_passed (NearbyScannerHold *hold,
         {
           device = g_new (Held, 1);
           device->settle_until_us = time_us + HOLD_SETTLE_US;
+          device->n_passed = 0;
           g_hash_table_insert (hold->devices, g_strdup (path), device);
         }
+      if (device->n_passed < NEARBY_RANK_SETTLING_SAMPLES)
+        device->n_passed++;
       device->passed_us = time_us;
       device->passed_rssi = rssi;
       device->lowest = rssi;

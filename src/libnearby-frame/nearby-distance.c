@@ -342,7 +342,7 @@ nearby_rssi_filter_get_bucket (const NearbyRssiFilter *filter)
  * deviations is clipped there: a deep fade or a body in the way is one advert, not a move. */
 
 /* The anchor is the plain mean of the first adverts, over this many (a power of two)... */
-#define RANK_SETTLING_SAMPLES 8
+#define RANK_SETTLING_SAMPLES NEARBY_RANK_SETTLING_SAMPLES
 /* Innovations are clipped at this many standard deviations. */
 #define RANK_CLIP_SIGMAS 3.0
 /* The noise estimate is an average over about this many adverts... */

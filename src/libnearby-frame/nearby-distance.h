@@ -191,8 +191,11 @@ bool   nearby_rank_filter_update     (NearbyRankFilter           *filter,
 bool   nearby_rank_filter_has_value  (const NearbyRankFilter     *filter);
 /* The filtered level (dBm), or 127 before the first sample. */
 double nearby_rank_filter_get_rssi   (const NearbyRankFilter     *filter);
+/* How many first adverts a new beacon's level is the mean of. */
+#define NEARBY_RANK_SETTLING_SAMPLES 8
 /* The level the ranking uses (dBm), or 127 before the first sample: the mean of the first
- * adverts (taken at the 1st, 2nd, 4th and 8th), then fixed until the test finds a change. */
+ * NEARBY_RANK_SETTLING_SAMPLES adverts (taken at the 1st, 2nd, 4th and 8th), then fixed until
+ * the test finds a change. */
 double nearby_rank_filter_get_anchor (const NearbyRankFilter     *filter);
 
 #ifdef __cplusplus
