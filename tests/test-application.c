@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "nearby-application-private.h"
+#include "nearby-inspector.h"
 #include "nearby-test-utils.h"
 
 typedef struct {
@@ -102,6 +103,38 @@ test_scanner_released_on_quit (void)
     }
 
   g_assert_null (run.source);
+}
+
+static void
+follow_the_hold (gpointer window,
+                 gpointer user_data)
+{
+  Run *run = user_data;
+  NearbyApplication *application = NEARBY_APPLICATION (run->application);
+  g_autoptr(NearbySource) source = NULL;
+  g_autoptr(NearbyObject) object = nearby_object_new ("https://bus.example/");
+  NearbyInspector *inspector;
+
+  g_object_get (window, "source", &source, NULL);
+  g_assert_true (NEARBY_IS_SCANNER (source));
+  g_assert_true (nearby_scanner_get_hold_steady (NEARBY_SCANNER (source)));
+
+  inspector = nearby_inspector_new (object, application->objects);
+  gtk_application_add_window (run->application, GTK_WINDOW (inspector));
+  g_assert_false (nearby_scanner_get_hold_steady (NEARBY_SCANNER (source)));
+  gtk_window_destroy (GTK_WINDOW (inspector));
+  g_assert_true (nearby_scanner_get_hold_steady (NEARBY_SCANNER (source)));
+}
+
+/* The app holds back what still beacons repeat, except while a Details window is open, which
+ * shows every advert and the signal graph. */
+static void
+test_hold_while_no_details (void)
+{
+  Run run = { 0 };
+
+  if (!run_application (&run, follow_the_hold))
+    g_test_skip ("needs a display");
 }
 
 static void
@@ -451,6 +484,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/application/scanner-released-on-quit", test_scanner_released_on_quit);
+  g_test_add_func ("/application/hold-while-no-details", test_hold_while_no_details);
   g_test_add_func ("/application/privacy-choice-reaches-the-window",
                    test_privacy_choice_reaches_the_window);
   g_test_add_func ("/application/toast-not-kept", test_toast_not_kept);
