@@ -428,7 +428,9 @@ nearby_icon_decode (const guint8  *data,
     return NULL;
 
   icon = g_new0 (NearbyIcon, 1);
-  icon->png = g_bytes_new_take (g_steal_pointer (&png), png_len);
+  /* The saver grows its buffer by doubling from 1 KiB; the icon is kept as long as its object,
+   * so only its own bytes are. */
+  icon->png = g_bytes_new_take (g_realloc (g_steal_pointer (&png), png_len), png_len);
   icon->mime_type = mime_type;
   icon->width = width;
   icon->height = height;
