@@ -18,6 +18,12 @@
 #include "nearby-history-private.h"
 
 #define HISTORY_BUSY_TIMEOUT_MS 5000
+/* Debian builds SQLite without secure delete: removed rows must not linger in free pages. The
+ * page cache is SQLite's 2 MiB by default, which the pages and icons written for a busy room
+ * fill and keep for as long as the app runs; a look-up reads a few pages of an index, and a miss
+ * costs a read from the system's own cache. */
+#define HISTORY_CONNECTION_PRAGMAS \
+  "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA cache_size = -256"
 
 /* Each entry upgrades the schema from its index to the next version. A shipped entry never
  * changes: a new version appends one. */
@@ -139,8 +145,8 @@ _nearby_history_reconnect (NearbyHistoryWorker  *worker,
   sqlite3_extended_result_codes (worker->db, 1);
 
   /* The write-ahead log is a setting of the file; the rest belongs to each connection. */
-  return _nearby_history_exec (worker->db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;"
-                               " PRAGMA synchronous = NORMAL", error);
+  return _nearby_history_exec (worker->db, HISTORY_CONNECTION_PRAGMAS "; PRAGMA synchronous = NORMAL",
+                               error);
 }
 
 gboolean
@@ -407,8 +413,7 @@ history_configure (sqlite3   *db,
   sqlite3_busy_timeout (db, HISTORY_BUSY_TIMEOUT_MS);
   sqlite3_extended_result_codes (db, 1);
 
-  /* Debian builds SQLite without secure delete: removed rows must not linger in free pages. */
-  if (!_nearby_history_exec (db, "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON", error))
+  if (!_nearby_history_exec (db, HISTORY_CONNECTION_PRAGMAS, error))
     return FALSE;
 
   if (on_disk)
