@@ -86,10 +86,13 @@ ensure_object (NearbyObjectList *self,
   g_hash_table_insert (self->objects_by_key, (char *) nearby_object_get_key (object), object);
   g_ptr_array_add (self->objects, object);
   g_ptr_array_add (self->added, object);
-  g_signal_connect_object (object, "notify::favourite",
-                           G_CALLBACK (on_object_choice_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (object, "notify::history-score",
-                           G_CALLBACK (on_object_choice_changed), self, G_CONNECT_SWAPPED);
+  /* Not g_signal_connect_object(): watching the list from each of thousands of objects costs
+   * 150 bytes a handler, and the list lets go of its handlers itself, in
+   * _nearby_object_list_forget_object() and when it is disposed. */
+  g_signal_connect_swapped (object, "notify::favourite",
+                            G_CALLBACK (on_object_choice_changed), self);
+  g_signal_connect_swapped (object, "notify::history-score",
+                            G_CALLBACK (on_object_choice_changed), self);
   if (self->held)
     hold_object (self, object);
   _nearby_object_list_schedule_prompt_tick (self);
@@ -592,6 +595,12 @@ nearby_object_list_dispose (GObject *object)
   g_clear_handle_id (&self->prompt_tick_id, g_source_remove);
   if (self->held_objects != NULL)
     release_held_objects (self);
+
+  if (self->objects != NULL)
+    {
+      for (guint i = 0; i < self->objects->len; i++)
+        g_signal_handlers_disconnect_by_data (self->objects->pdata[i], self);
+    }
 
   if (self->sources != NULL)
     {
