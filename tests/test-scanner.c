@@ -502,12 +502,21 @@ test_ibeacon_and_invalid_frames (Fixture       *f,
   g_assert_cmpuint (last_sighting (f)->frame.ibeacon_minor, ==, 2);
   g_assert_cmpuint (last_sighting (f)->frame.service_uuid, ==, 0);
 
+  /* A repeat of the same advert, as bluetoothd signals it: the RSSI alone. The scanner keeps
+   * the frame as its bytes and gives the iBeacon again, not a URL frame or nothing. */
+  update_device (&f->mock, apple, props ("RSSI", g_variant_new_int16 (-61), NULL), NULL);
+  WAIT_UNTIL (f->sightings->len == 2);
+  g_assert_cmpint (last_sighting (f)->frame.kind, ==, NEARBY_FRAME_KIND_IBEACON);
+  g_assert_cmpuint (last_sighting (f)->frame.ibeacon_minor, ==, 2);
+  g_assert_cmpint (last_sighting (f)->frame.tx_power, ==, -59);
+  g_assert_cmpint (last_sighting (f)->rssi, ==, -61);
+
   /* A broken URL frame is reported with its error, for `nearby scan --all`. */
   broken = add_beacon (&f->mock, "C0:FF:EE:00:00:08",
                        props ("ServiceData", nearby_test_service_data (UUID_FEAA, reserved_byte,
                                                                        sizeof reserved_byte),
                               NULL));
-  WAIT_UNTIL (f->sightings->len == 2);
+  WAIT_UNTIL (f->sightings->len == 3);
   g_assert_cmpint (last_sighting (f)->frame.error, ==, NEARBY_FRAME_ERROR_RESERVED_BYTE);
   g_assert_cmpuint (last_sighting (f)->frame.service_uuid, ==, 0xfeaa);
 }

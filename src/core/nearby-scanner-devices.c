@@ -15,11 +15,24 @@
 #include "nearby-scanner-private.h"
 
 
+/* A frame as its bytes: a device of thousands keeps one per kind, and a decoded NearbyFrame is
+ * eight times their size. Decoded again only when an advert repeats it without its bytes. */
 typedef struct {
-  NearbyFrame frame;
-  guint8      raw[NEARBY_ADV_MAX];
-  gsize       raw_len;
+  guint16 id;             /* the service data's UUID, or the manufacturer's company */
+  guint8  manufacturer;
+  guint8  raw_len;
+  guint8  raw[NEARBY_ADV_MAX];
 } StoredFrame;
+
+static void
+stored_frame_decode (const StoredFrame *stored,
+                     NearbyFrame       *frame)
+{
+  if (stored->manufacturer)
+    nearby_frame_decode_manufacturer_data (stored->id, stored->raw, stored->raw_len, frame);
+  else
+    nearby_frame_decode_service_data (stored->id, stored->raw, stored->raw_len, frame);
+}
 
 /* Every Device1 under the adapter in use has one: a phone or headphones cost a record of a few
  * dozen bytes, a beacon its frames as well. */
@@ -445,7 +458,8 @@ _nearby_scanner_device_advert (NearbyScanner      *self,
 
           if (stored == NULL)
             stored = device->frames[frame->kind] = g_new (StoredFrame, 1);
-          stored->frame = *frame;
+          stored->manufacturer = frame->protocol == NEARBY_PROTOCOL_IBEACON;
+          stored->id = stored->manufacturer ? NEARBY_COMPANY_APPLE : frame->service_uuid;
           stored->raw_len = MIN (frames[i].raw_len, sizeof stored->raw);
           memcpy (stored->raw, frames[i].raw, stored->raw_len);
           device->last_kind = frame->kind;
@@ -462,7 +476,12 @@ _nearby_scanner_device_advert (NearbyScanner      *self,
       if (stored == NULL)
         stored = device->frames[device->last_kind];
       if (stored != NULL)
-        emit_sighting (self, device, &stored->frame, stored->raw, stored->raw_len);
+        {
+          NearbyFrame frame;
+
+          stored_frame_decode (stored, &frame);
+          emit_sighting (self, device, &frame, stored->raw, stored->raw_len);
+        }
     }
 }
 
