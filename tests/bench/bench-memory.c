@@ -19,11 +19,12 @@
  * until the server has answered every page and icon request (or BENCH_MEMORY_LOOKUP_SECONDS,
  * 300, have passed). Every beacon is then signalled once more, so that none is near its expiry,
  * and after BENCH_MEMORY_SETTLE_SECONDS (5) VmRSS is read from /proc/PID/status. Bytes per live
- * object are (RSS with N objects - RSS with 0) / N. The children run with GTK_A11Y=none unless
- * set and without the tests' MALLOC_CHECK_ and G_DEBUG, as bench-idle's, and with
- * GSK_RENDERER=BENCH_MEMORY_RENDERER (cairo; "default" for GTK's own choice, which on Mesa's
- * software rasterizer adds about 80 MiB of its own to the floor and the app alike). Without a
- * display it exits 77 (skipped).
+ * object are (RSS with N objects - RSS with 0) / N, and (RSS with N - the same process's RSS
+ * BENCH_MEMORY_SETTLE_SECONDS after its first frame, before any beacon) / N. The children run
+ * with GTK_A11Y=none unless set and without the tests' MALLOC_CHECK_ and G_DEBUG, as
+ * bench-idle's, and with GSK_RENDERER=BENCH_MEMORY_RENDERER (cairo; "default" for GTK's own
+ * choice, which on Mesa's software rasterizer adds about 80 MiB of its own to the floor and the
+ * app alike). Without a display it exits 77 (skipped).
  *
  * BENCH_MEMORY_PREFIX runs the app (not the floor) under a profiler that starts it as its child:
  *
@@ -63,6 +64,7 @@ typedef struct {
 
 typedef struct {
   guint64 rss_bytes;
+  guint64 rest_rss_bytes; /* the same process before any beacon */
   guint   answered;     /* page and icon requests the server answered */
 } Figures;
 
@@ -234,6 +236,11 @@ run_case (const Settings *settings,
     {
       g_autoptr(GVariant) ticks = NULL;
 
+      /* The same process at rest first: another process's rest differs by a few MiB (what the
+       * display's GL probe and the allocator's arenas take varies), which is a kB per object
+       * at 2 000. */
+      nearby_test_run_for_ms (settings->settle_seconds * 1000);
+      figures.rest_rss_bytes = process_rss_bytes (find_program_pid (pid, settings->nearby_program));
       add_beacons (&mock, (BenchServer **) settings->servers, n_beacons);
       figures.answered = wait_for_lookups ((BenchServer **) settings->servers, n_beacons,
                                            settings->lookup_seconds);
@@ -327,11 +334,12 @@ main (int   argc,
           settings.servers[k] = bench_server_start (0, 1);
       figures = run_case (&settings, FALSE, n);
       label = g_strdup_printf ("nearby, %u live objects", n);
-      g_print ("  %-38s %9.1f MiB  %.2f × floor, %.1f kB per object above 0 objects "
-               "(%u of %u pages and icons served)\n",
+      g_print ("  %-38s %9.1f MiB  %.2f × floor, %.1f kB per object above 0 objects, "
+               "%.1f kB above its own rest (%.1f MiB) (%u of %u pages and icons served)\n",
                label, figures.rss_bytes / 1048576.0, (double) figures.rss_bytes / floor.rss_bytes,
                ((double) figures.rss_bytes - (double) none.rss_bytes) / n / 1000.0,
-               figures.answered, 2 * n);
+               ((double) figures.rss_bytes - (double) figures.rest_rss_bytes) / n / 1000.0,
+               figures.rest_rss_bytes / 1048576.0, figures.answered, 2 * n);
     }
 
   for (guint k = 0; k < MAX_SERVERS && settings.servers[k] != NULL; k++)
