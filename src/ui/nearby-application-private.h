@@ -41,6 +41,8 @@ struct _NearbyApplication
   guint              quit_signal_sources[3];
   guint              trim_source;  /* gives memory back once the last object has gone */
   guint              trim_peak;    /* the most objects listed since memory was last given back */
+  guint              trim_size;    /* the objects listed then */
+  gboolean           trim_after_crowd; /* trim_source is for a crowd that came */
 
   gboolean           developer;    /* --developer: for this run only */
   gboolean           start_demo;

@@ -30,8 +30,13 @@
  * which after a crowd has left may not come for hours. A crowd has gone when the list is down to
  * a quarter of the most it held since the last trim, not only when it is empty: a list the
  * person is looking at keeps its faded rows a while, and a few beacons may stay. Seconds later,
- * so that a list that empties and fills again does not trim each time. */
-#define TRIM_DELAY_S 3
+ * so that a list that empties and fills again does not trim each time.
+ *
+ * A crowd coming leaves freed memory all through the heap as well (its adverts' messages, its
+ * pages as parsed): once the list has at least doubled since the last trim, to
+ * TRIM_CROWD_MIN rows or more, and no row has come for TRIM_DELAY_S. */
+#define TRIM_DELAY_S    3
+#define TRIM_CROWD_MIN 32
 
 static gboolean
 trim_memory (gpointer user_data)
@@ -40,6 +45,8 @@ trim_memory (gpointer user_data)
 
   self->trim_source = 0;
   self->trim_peak = g_list_model_get_n_items (G_LIST_MODEL (self->objects));
+  self->trim_size = self->trim_peak;
+  self->trim_after_crowd = FALSE;
 #ifdef __GLIBC__
   malloc_trim (0);
 #endif
@@ -55,9 +62,21 @@ on_objects_changed (NearbyApplication *self,
                     GListModel        *objects)
 {
   guint n_items = g_list_model_get_n_items (objects);
+  gboolean grew = added > removed;
 
   self->trim_peak = MAX (self->trim_peak, n_items);
-  if (n_items > 0 && n_items > self->trim_peak / 4)
+  if (grew && (self->trim_after_crowd
+               || (n_items >= TRIM_CROWD_MIN && n_items >= 2 * self->trim_size)))
+    {
+      g_clear_handle_id (&self->trim_source, g_source_remove);
+      self->trim_source = g_timeout_add_seconds (TRIM_DELAY_S, trim_memory, self);
+      self->trim_after_crowd = TRUE;
+    }
+  else if (self->trim_after_crowd)
+    {
+      /* The crowd's trim stands. */
+    }
+  else if (n_items > 0 && n_items > self->trim_peak / 4)
     g_clear_handle_id (&self->trim_source, g_source_remove);
   else if (removed > 0 && self->trim_source == 0)
     self->trim_source = g_timeout_add_seconds (TRIM_DELAY_S, trim_memory, self);
