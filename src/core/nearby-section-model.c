@@ -212,7 +212,7 @@ on_objects_changed (NearbySectionModel *self,
       entry.object = g_list_model_get_item (objects, position + i);
       entry.section = nearby_section_for_object (entry.object);
       /* Plain handlers, let go of above and when the model is disposed: one that watched the
-       * model as well would cost 150 bytes more on each of thousands of objects. */
+       * model as well would cost 70 bytes more on each of thousands of objects. */
       g_signal_connect_swapped (entry.object, "notify::bucket", G_CALLBACK (on_object_notify), self);
       g_signal_connect_swapped (entry.object, "notify::favourite", G_CALLBACK (on_object_notify), self);
       g_array_insert_val (self->entries, position + i, entry);
