@@ -29,10 +29,11 @@
 #define SILENT_FROM_S 20.0
 #define SILENT_FOR_S  40.0
 
-/* An advert of the beacon walked up to, as received. */
+/* An advert of the beacon walked up to, or of a beacon of the row walked past, as received. */
 typedef struct {
   double  t_s;
   int     rssi;
+  guint   index;
 } Received;
 
 typedef struct {
@@ -271,9 +272,9 @@ advertise (const CalmScenario *scenario,
                                    received, frame, NULL, 0);
           *noise_sum2 += noise * noise;
           (*noise_n)++;
-          if (index == 0)
+          if ((scenario->kind == CALM_WALK_UP && index == 0) || scenario->kind == CALM_WALK_PAST)
             {
-              Received advert = { t_s, received };
+              Received advert = { t_s, received, index };
 
               g_array_append_val (heard, advert);
             }
@@ -403,6 +404,53 @@ true_nearest (const CalmScenario *scenario,
   return nearest;
 }
 
+/* How sure a test that knew the true level of @previous could be, from the adverts of @index
+ * received from @from_s to @until_s, that @index is now above it: the mean gap at those adverts
+ * over the standard error of that mean with the noise as received (@noise_db), from the true
+ * levels (@z) and from the adverts as received (@received_z). Without an advert both are 0. */
+static void
+evidence_z (const CalmScenario *scenario,
+            const Beacon       *beacons,
+            GArray             *received,
+            guint               index,
+            guint               previous,
+            double              from_s,
+            double              until_s,
+            double              noise_db,
+            guint              *n,
+            double             *z,
+            double             *received_z)
+{
+  double gap_sum = 0.0, received_gap_sum = 0.0;
+
+  *n = 0;
+  *z = *received_z = 0.0;
+  for (guint k = 0; k < received->len; k++)
+    {
+      const Received *advert = &g_array_index (received, Received, k);
+      double px, py, previous_rssi;
+
+      if (advert->index != index || advert->t_s < from_s || advert->t_s > until_s)
+        continue;
+      person_at (scenario, advert->t_s, &px, &py);
+      previous_rssi = nearby_distance_expected_rssi (TX_POWER_0M,
+                                                     distance_to (&beacons[previous], px, py),
+                                                     PATH_LOSS_N);
+      gap_sum += nearby_distance_expected_rssi (TX_POWER_0M, distance_to (&beacons[index], px, py),
+                                                PATH_LOSS_N)
+                 - previous_rssi;
+      received_gap_sum += advert->rssi - previous_rssi;
+      (*n)++;
+    }
+  if (*n > 0 && noise_db > 0)
+    {
+      double error = noise_db / sqrt (*n);
+
+      *z = gap_sum / *n / error;
+      *received_z = received_gap_sum / *n / error;
+    }
+}
+
 void
 calm_run (const CalmScenario         *scenario,
           gboolean                    calm_ranking,
@@ -423,6 +471,10 @@ calm_run (const CalmScenario         *scenario,
   double noise_sum2 = 0.0;
   guint64 noise_n = 0;
   double nearest_since_s = -1.0, top_since_s = -1.0;
+  /* CALM_WALK_PAST: when each row became the nearest (-1: never), and when it stopped being the
+   * nearest (the last row never does). */
+  g_autofree double *row_nearest_from_s = g_new (double, scenario->n_beacons);
+  g_autofree double *row_nearest_until_s = g_new (double, scenario->n_beacons);
 
   memset (result, 0, sizeof *result);
   result->time_to_top_s = -1.0;
@@ -431,6 +483,11 @@ calm_run (const CalmScenario         *scenario,
   if (config != NULL)
     list->distance_config = *config;
 
+  for (guint i = 0; i < scenario->n_beacons; i++)
+    {
+      row_nearest_from_s[i] = -1.0;
+      row_nearest_until_s[i] = G_MAXDOUBLE;
+    }
   place_beacons (scenario, rand, beacons);
   for (guint i = 0; i < scenario->n_beacons; i++)
     frames[i] = nearby_test_url_frame (beacons[i].url, TX_POWER_0M);
@@ -490,6 +547,10 @@ calm_run (const CalmScenario         *scenario,
             {
               nearest_since_s = t_s;
               previous_nearest = last_nearest;
+              if (nearest < scenario->n_beacons)
+                row_nearest_from_s[nearest] = t_s;
+              if (last_nearest < scenario->n_beacons)
+                row_nearest_until_s[last_nearest] = t_s;
             }
           if (top != last_top)
             top_since_s = t_s;
@@ -519,34 +580,34 @@ calm_run (const CalmScenario         *scenario,
 
   result->noise_db = noise_n > 0 ? sqrt (noise_sum2 / noise_n) : 0.0;
   if (scenario->kind == CALM_WALK_UP && last_nearest == 0 && previous_nearest != G_MAXUINT)
-    {
-      double gap_sum = 0.0, received_gap_sum = 0.0;
+    evidence_z (scenario, beacons, received, 0, previous_nearest, nearest_since_s,
+                nearest_since_s + calm_top_bound_s (scenario->rate_hz), result->noise_db,
+                &result->oracle_n, &result->oracle_z, &result->oracle_received_z);
 
-      for (guint k = 0; k < received->len; k++)
-        {
-          const Received *advert = &g_array_index (received, Received, k);
-          double px, py;
+  /* The row is walked past in its order, so each hand-over is from row k - 1 to row k; the
+   * weakest decides whether the adverts could tell the whole walk. */
+  if (scenario->kind == CALM_WALK_PAST)
+    for (guint k = 1; k < scenario->n_beacons; k++)
+      {
+        double until_s = MIN (row_nearest_from_s[k] + calm_top_bound_s (scenario->rate_hz),
+                              row_nearest_until_s[k]);
+        guint n;
+        double z, received_z;
 
-          if (advert->t_s < nearest_since_s
-              || advert->t_s > nearest_since_s + calm_top_bound_s (scenario->rate_hz))
-            continue;
-          person_at (scenario, advert->t_s, &px, &py);
-          gap_sum += 10.0 * PATH_LOSS_N * log10 (distance_to (&beacons[previous_nearest], px, py)
-                                                 / distance_to (&beacons[0], px, py));
-          received_gap_sum += advert->rssi
-                              - nearby_distance_expected_rssi (TX_POWER_0M,
-                                                               distance_to (&beacons[previous_nearest], px, py),
-                                                               PATH_LOSS_N);
-          result->oracle_n++;
-        }
-      if (result->oracle_n > 0 && result->noise_db > 0)
-        {
-          double error = result->noise_db / sqrt (result->oracle_n);
-
-          result->oracle_z = gap_sum / result->oracle_n / error;
-          result->oracle_received_z = received_gap_sum / result->oracle_n / error;
-        }
-    }
+        if (row_nearest_from_s[k] < 0)
+          continue;
+        evidence_z (scenario, beacons, received, k, k - 1, row_nearest_from_s[k], until_s,
+                    result->noise_db, &n, &z, &received_z);
+        if (result->n_handovers == 0 || n < result->handover_min_n)
+          result->handover_min_n = n;
+        if (result->n_handovers == 0 || z < result->handover_min_z)
+          result->handover_min_z = z;
+        if (result->n_handovers == 0 || received_z < result->handover_min_received_z)
+          result->handover_min_received_z = received_z;
+        result->n_handovers++;
+        if (received_z >= CALM_DECIDABLE_Z)
+          result->n_handovers_decidable++;
+      }
 
   if (scenario->kind == CALM_WALK_PAST)
     {

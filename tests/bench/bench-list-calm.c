@@ -29,7 +29,10 @@
  * tuned to that seed. BENCH_LIST_CALM_SEED_OFFSET=K adds K to every scenario's seed in a plain
  * run (to trace one of those runs). BENCH_LIST_CALM_PER_SEED=1 with it prints each walk past:
  * the rows on top in turn with when each came up (seconds from the start of the walk), and why
- * a run is not in order.
+ * a run is not in order. With the seeds, each walk past also prints what the adverts themselves
+ * say at each hand-over from one row to the next (as for a walk-up, in the time
+ * calm_top_bound_s() allows or while the row is the nearest, whichever is shorter): the weakest
+ * hand-over's adverts and z, and how many runs had every hand-over at CALM_DECIDABLE_Z or more.
  */
 
 #include "config.h"
@@ -102,7 +105,7 @@ print_seeds (const CalmScenario         *scenario,
   g_autoptr(GString) times = g_string_new (NULL);
   g_autoptr(GString) oracle = g_string_new (NULL);
   double sum = 0.0, max = 0.0, noise = 0.0, pairs = 0.0;
-  guint n_met = 0;
+  guint n_met = 0, n_decidable = 0, n_decidable_met = 0;
 
   for (guint k = 0; k < n_seeds; k++)
     {
@@ -131,8 +134,17 @@ print_seeds (const CalmScenario         *scenario,
         }
       else if (scenario->kind == CALM_WALK_PAST)
         {
+          gboolean decidable = result.n_handovers + 1 == scenario->n_beacons
+                               && result.n_handovers_decidable == result.n_handovers;
+
           if (result.tops_in_order)
             n_met++;
+          if (decidable)
+            n_decidable++;
+          if (decidable && result.tops_in_order)
+            n_decidable_met++;
+          g_string_append_printf (oracle, " %u/%.1f/%.1f", result.handover_min_n,
+                                  result.handover_min_z, result.handover_min_received_z);
           if (g_getenv ("BENCH_LIST_CALM_PER_SEED"))
             {
               g_autofree char *tops = calm_format_tops_timed (&result);
@@ -140,6 +152,10 @@ print_seeds (const CalmScenario         *scenario,
 
               printf ("%-25s seed %-6u %s:  %s%s\n", scenario->name, seeded.seed,
                       result.tops_in_order ? "in order" : "NOT in order", tops, why);
+              printf ("%-25s   hand-overs told by the adverts %u of %u; the weakest: %u adverts, "
+                      "z %.1f, as received %.1f\n", "", result.n_handovers_decidable,
+                      result.n_handovers, result.handover_min_n, result.handover_min_z,
+                      result.handover_min_received_z);
             }
         }
     }
@@ -153,7 +169,10 @@ print_seeds (const CalmScenario         *scenario,
     printf ("\n%-25s   its adverts in that time / z / as received:%s (noise as received %.1f dB)", "",
             oracle->str, noise);
   else if (scenario->kind == CALM_WALK_PAST)
-    printf ("  in order in %u of %u", n_met, n_seeds);
+    printf ("  in order in %u of %u\n%-25s   the weakest hand-over's adverts / z / as received:%s "
+            "(noise as received %.1f dB)\n%-25s   every hand-over z as received >= %.1f in %u of "
+            "%u; of those in order %u", n_met, n_seeds, "", oracle->str, noise, "",
+            CALM_DECIDABLE_Z, n_decidable, n_seeds, n_decidable_met);
   printf ("\n");
   fflush (stdout);
 }
