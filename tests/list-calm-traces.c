@@ -600,6 +600,7 @@ calm_run (const CalmScenario         *scenario,
                     result->noise_db, &n, &z, &received_z);
         if (result->n_handovers == 0 || n < result->handover_min_n)
           result->handover_min_n = n;
+        result->handover_max_n = MAX (result->handover_max_n, n);
         if (result->n_handovers == 0 || z < result->handover_min_z)
           result->handover_min_z = z;
         if (result->n_handovers == 0 || received_z < result->handover_min_received_z)

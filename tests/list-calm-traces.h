@@ -84,10 +84,11 @@ typedef struct {
    * adverts of row k from when it became the nearest to calm_top_bound_s() later or to when it
    * stopped being the nearest, whichever is first, against the true level of row k - 1. The
    * weakest hand-over decides whether the adverts could tell the whole walk in order: the fewest
-   * adverts and the least z of each kind over the hand-overs, and how many hand-overs reach
-   * CALM_DECIDABLE_Z as received. */
+   * (and most) adverts and the least z of each kind over the hand-overs, and how many hand-overs
+   * reach CALM_DECIDABLE_Z as received. */
   guint    n_handovers;
   guint    handover_min_n;
+  guint    handover_max_n;
   double   handover_min_z;
   double   handover_min_received_z;
   guint    n_handovers_decidable;

@@ -106,6 +106,9 @@ print_seeds (const CalmScenario         *scenario,
   g_autoptr(GString) oracle = g_string_new (NULL);
   double sum = 0.0, max = 0.0, noise = 0.0, pairs = 0.0;
   guint n_met = 0, n_decidable = 0, n_decidable_met = 0;
+  guint handover_min_n = G_MAXUINT, handover_max_n = 0;
+  double min_z = G_MAXDOUBLE, max_z = -G_MAXDOUBLE;
+  double min_received_z = G_MAXDOUBLE, max_received_z = -G_MAXDOUBLE;
 
   for (guint k = 0; k < n_seeds; k++)
     {
@@ -143,6 +146,12 @@ print_seeds (const CalmScenario         *scenario,
             n_decidable++;
           if (decidable && result.tops_in_order)
             n_decidable_met++;
+          handover_min_n = MIN (handover_min_n, result.handover_min_n);
+          handover_max_n = MAX (handover_max_n, result.handover_max_n);
+          min_z = MIN (min_z, result.handover_min_z);
+          max_z = MAX (max_z, result.handover_min_z);
+          min_received_z = MIN (min_received_z, result.handover_min_received_z);
+          max_received_z = MAX (max_received_z, result.handover_min_received_z);
           g_string_append_printf (oracle, " %u/%.1f/%.1f", result.handover_min_n,
                                   result.handover_min_z, result.handover_min_received_z);
           if (g_getenv ("BENCH_LIST_CALM_PER_SEED"))
@@ -152,10 +161,10 @@ print_seeds (const CalmScenario         *scenario,
 
               printf ("%-25s seed %-6u %s:  %s%s\n", scenario->name, seeded.seed,
                       result.tops_in_order ? "in order" : "NOT in order", tops, why);
-              printf ("%-25s   hand-overs told by the adverts %u of %u; the weakest: %u adverts, "
-                      "z %.1f, as received %.1f\n", "", result.n_handovers_decidable,
-                      result.n_handovers, result.handover_min_n, result.handover_min_z,
-                      result.handover_min_received_z);
+              printf ("%-25s   hand-overs told by the adverts %u of %u; %u-%u adverts at each; "
+                      "the least z %.1f, as received %.1f\n", "", result.n_handovers_decidable,
+                      result.n_handovers, result.handover_min_n, result.handover_max_n,
+                      result.handover_min_z, result.handover_min_received_z);
             }
         }
     }
@@ -170,8 +179,10 @@ print_seeds (const CalmScenario         *scenario,
             oracle->str, noise);
   else if (scenario->kind == CALM_WALK_PAST)
     printf ("  in order in %u of %u\n%-25s   the weakest hand-over's adverts / z / as received:%s "
-            "(noise as received %.1f dB)\n%-25s   every hand-over z as received >= %.1f in %u of "
-            "%u; of those in order %u", n_met, n_seeds, "", oracle->str, noise, "",
+            "(noise as received %.1f dB)\n%-25s   %u-%u adverts at a hand-over; the weakest's z "
+            "%.1f - %.1f, as received %.1f - %.1f; every hand-over z as received >= %.1f in %u "
+            "of %u, of those in order %u", n_met, n_seeds, "", oracle->str, noise, "",
+            handover_min_n, handover_max_n, min_z, max_z, min_received_z, max_received_z,
             CALM_DECIDABLE_Z, n_decidable, n_seeds, n_decidable_met);
   printf ("\n");
   fflush (stdout);
