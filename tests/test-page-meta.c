@@ -522,6 +522,66 @@ test_split_anywhere (void)
     }
 }
 
+/* The content of a <script> or a <style> ends where a browser's tokenizer ends it, wherever the
+ * page is cut into chunks: "<!--" and a "<script" in a script make its first "</script>" text. */
+static void
+test_raw_text (void)
+{
+  static const struct {
+    const char *head;
+    const char *title;
+    const char *description;
+  } cases[] = {
+    { "<script><!--\ndocument.write('<script>var x = \"</script><title>Wrong</title>\";<\\/script>');"
+      "\n--></script><title>Right</title><meta name=description content=D>", "Right", "D" },
+    { "<title>T</title><script><!--<script>a</script><meta name=description content=Hidden>",
+      "T", NULL },
+    { "<script><!--></script><title>Right</title><meta name=description content=D>",
+      "Right", "D" },
+    { "<script>if (a<b && c</d) x(); var s = '<!-- <title>Wrong</title>';</SCRIPT\n>"
+      "<title>Right</title><meta name=description content=D>", "Right", "D" },
+    { "<script>var s = \"</scripts><title>Wrong</title>\";</script/>"
+      "<title>Right</title><meta name=description content=D>", "Right", "D" },
+    { "<script><!-- a--b -- > <scripty> </script --><title>Right</title>"
+      "<meta name=description content=D>", "Right", "D" },
+    { "<style>a::after { content: \"<!--<title>Wrong</title>\" }</style >"
+      "<title>Right</title><meta name=description content=D>", "Right", "D" },
+    { "<style>p{}</styles></style><title>Right</title><meta name=description content=D>",
+      "Right", "D" },
+    { "<!-- <script> --><title>Right</title><meta name=description content=D>", "Right", "D" },
+    { "<script data-x=\"a>b\">var t = '<title>Wrong</title>';</script>"
+      "<title>Right</title><meta name=description content=D>", "Right", "D" },
+    { "<SCRIPT type=module>for (;;) {}</script><STYLE media=print></STYLE>"
+      "<title>Right</title><meta name=description content=D>", "Right", "D" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) html = g_string_new ("<!DOCTYPE html><html><head><!--");
+
+      /* Past the bytes held back to look for a charset, so that the cuts reach the parser */
+      for (guint j = 0; j < 130; j++)
+        g_string_append (html, " padding ");
+      g_string_append_printf (html, "-->%s</head><body></body></html>", cases[i].head);
+
+      for (gsize cut = 0; cut <= html->len; cut++)
+        {
+          g_autoptr(NearbyPageMetaParser) parser = nearby_page_meta_parser_new (BASE, NULL);
+          g_autoptr(NearbyPageMeta) meta = NULL;
+
+          if (nearby_page_meta_parser_feed (parser, (const guint8 *) html->str, cut))
+            nearby_page_meta_parser_feed (parser, (const guint8 *) html->str + cut,
+                                          html->len - cut);
+          meta = nearby_page_meta_parser_finish (parser);
+          if (g_strcmp0 (meta->title, cases[i].title) != 0 ||
+              g_strcmp0 (meta->description, cases[i].description) != 0)
+            g_test_message ("case %u, cut at %zu: \"%.12s\"", i, cut, html->str + cut);
+          g_assert_cmpstr (meta->title, ==, cases[i].title);
+          g_assert_cmpstr (meta->description, ==, cases[i].description);
+        }
+    }
+}
+
 /* tests/data/pages: shapes of real sites' heads, each with what a browser shows for it. */
 static void
 test_corpus (void)
@@ -616,6 +676,7 @@ main (int   argc,
   g_test_add_func ("/page-meta/meta-refresh", test_meta_refresh);
   g_test_add_func ("/page-meta/stops-at-body-tag", test_stops_at_body_tag);
   g_test_add_func ("/page-meta/split-anywhere", test_split_anywhere);
+  g_test_add_func ("/page-meta/raw-text", test_raw_text);
   g_test_add_func ("/page-meta/corpus", test_corpus);
   g_test_add_func ("/page-meta/garbage", test_garbage);
 

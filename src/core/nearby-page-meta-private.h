@@ -16,6 +16,12 @@ G_BEGIN_DECLS
 
 #define NEARBY_PAGE_META_MAX_RAW_TEXT (8 * 1024)  /* bytes of title or body text kept */
 
+typedef enum {
+  NEARBY_PAGE_META_RAW_TEXT_NONE,
+  NEARBY_PAGE_META_RAW_TEXT_SCRIPT,
+  NEARBY_PAGE_META_RAW_TEXT_STYLE,
+} NearbyPageMetaRawText;
+
 struct _NearbyPageMetaParser
 {
   char              *document_url;
@@ -43,6 +49,9 @@ struct _NearbyPageMetaParser
   guint              content_depth;
   gboolean           content_started;
   gboolean           body_tag_passed;
+  gboolean           raw_text_opened; /* libxml2's last event opened a <script> or <style> */
+  NearbyPageMetaRawText raw_text;     /* whose content is being passed over */
+  guint              raw_text_state;
 
   gboolean           in_title;
   gboolean           title_seen;
@@ -68,5 +77,14 @@ gboolean  _nearby_page_meta_has_title       (NearbyPageMetaParser *self);
 gboolean  _nearby_page_meta_has_description (NearbyPageMetaParser *self);
 void      _nearby_page_meta_stop            (NearbyPageMetaParser *self);
 char     *_nearby_page_meta_parse_refresh   (const char           *content);
+
+gssize    _nearby_page_meta_find_raw_text_start (const char            *text,
+                                                 gsize                  len,
+                                                 NearbyPageMetaRawText *kind);
+gssize    _nearby_page_meta_skip_raw_text       (NearbyPageMetaRawText  kind,
+                                                 guint                 *state,
+                                                 const char            *text,
+                                                 gsize                  len,
+                                                 gsize                 *consumed);
 
 G_END_DECLS

@@ -367,6 +367,8 @@ sax_start_element (void           *user_data,
   else if (takes_metadata && g_ascii_strcasecmp (name, "base") == 0)
     set_once (&self->base_href, find_attr (attrs, "href"));
 
+  self->raw_text_opened = g_ascii_strcasecmp (name, "script") == 0 ||
+                          g_ascii_strcasecmp (name, "style") == 0;
   append_separator (self->content_started ? self->content_text : self->leading_text);
   push_element (self, name, classify_element (name, attrs));
 
@@ -387,6 +389,7 @@ sax_end_element (void          *user_data,
   if (self->done || name == NULL)
     return;
 
+  self->raw_text_opened = FALSE;
   if (self->in_title && g_ascii_strcasecmp (name, "title") == 0)
     {
       self->in_title = FALSE;
@@ -407,6 +410,7 @@ sax_characters (void          *user_data,
   if (self->done || len <= 0)
     return;
 
+  self->raw_text_opened = FALSE;
   if (self->in_title)
     {
       if (self->title_text->len < NEARBY_PAGE_META_MAX_RAW_TEXT)

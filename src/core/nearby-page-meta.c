@@ -277,40 +277,95 @@ unfinished_tag_length (const char *text,
   return 0;
 }
 
-/* The source's <body> tag ends its head. libxml2 may have ended the head long before (see
- * nearby-page-meta-sax.c), so past this tag is the first place where a page that has given its
- * title and description has nothing more to give. The text is handed over in two parts so that
- * what comes before the tag is parsed before the tag counts as passed. */
+static void
+feed_parser (NearbyPageMetaParser *self,
+             gsize                 len)
+{
+  htmlParseChunk (self->context, self->converted->str, (int) len, 0);
+  g_string_erase (self->converted, 0, len);
+}
+
+/* Has libxml2 taken everything it was given, having just opened a <script> or a <style>? Then
+ * it waits at the start of the element's content, and an end tag is all it needs next. */
+static gboolean
+opened_raw_text (NearbyPageMetaParser *self)
+{
+  xmlParserInputPtr input = self->context->input;
+
+  return self->raw_text_opened && input != NULL && input->cur == input->end;
+}
+
+/* The text is handed to libxml2 in parts, at two kinds of places. The source's <body> tag ends
+ * its head: libxml2 may have ended the head long before (see nearby-page-meta-sax.c), so past
+ * this tag is the first place where a page that has given its title and description has
+ * nothing more to give, and what comes before the tag is parsed before the tag counts as
+ * passed. And the end of each <script> and <style> start tag: once libxml2 has opened the
+ * element there, its content is passed over (see nearby-page-meta-raw-text.c) and libxml2 is
+ * given the end tag next. */
 static void
 parse_converted (NearbyPageMetaParser *self,
                  gboolean              terminate)
 {
-  gsize held_back = 0;
-  gsize len;
-
   if (self->context == NULL || self->not_utf8)
     return;
 
-  if (!terminate)
-    held_back = unfinished_tag_length (self->converted->str, self->converted->len);
-  len = self->converted->len - held_back;
-
-  if (!self->done && !self->body_tag_passed)
+  while (!self->done)
     {
-      gssize at = find_body_tag (self->converted->str, len);
+      const char *text = self->converted->str;
+      gsize len = self->converted->len;
+      NearbyPageMetaRawText kind = NEARBY_PAGE_META_RAW_TEXT_NONE;
+      gssize body_at = -1;
+      gssize raw_text_at;
 
-      if (at >= 0)
+      if (self->raw_text != NEARBY_PAGE_META_RAW_TEXT_NONE)
         {
-          htmlParseChunk (self->context, self->converted->str, (int) at, 0);
+          gsize consumed = 0;
+          gssize end_tag_at = _nearby_page_meta_skip_raw_text (self->raw_text,
+                                                               &self->raw_text_state,
+                                                               text, len, &consumed);
+
+          if (end_tag_at < 0)
+            {
+              /* An element never ended: the rest of the page is its content. */
+              g_string_erase (self->converted, 0, terminate ? len : consumed);
+              break;
+            }
+          g_string_erase (self->converted, 0, end_tag_at);
+          self->raw_text = NEARBY_PAGE_META_RAW_TEXT_NONE;
+          continue;
+        }
+
+      if (!terminate)
+        len -= unfinished_tag_length (text, len);
+      if (!self->body_tag_passed)
+        body_at = find_body_tag (text, len);
+      raw_text_at = _nearby_page_meta_find_raw_text_start (text, body_at >= 0 ? (gsize) body_at : len,
+                                                           &kind);
+
+      if (raw_text_at >= 0)
+        {
+          feed_parser (self, raw_text_at);
+          if (opened_raw_text (self))
+            {
+              self->raw_text = kind;
+              self->raw_text_state = 0;
+            }
+        }
+      else if (body_at >= 0)
+        {
+          feed_parser (self, body_at);
           self->body_tag_passed = TRUE;
-          g_string_erase (self->converted, 0, at);
-          len -= at;
+        }
+      else
+        {
+          if (len > 0)
+            feed_parser (self, len);
+          break;
         }
     }
 
-  if (!self->done && (len > 0 || terminate))
-    htmlParseChunk (self->context, self->converted->str, (int) len, terminate);
-  g_string_erase (self->converted, 0, self->converted->len - held_back);
+  if (terminate && !self->done)
+    htmlParseChunk (self->context, NULL, 0, 1);
 }
 
 static void
