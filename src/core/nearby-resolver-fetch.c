@@ -106,6 +106,7 @@ _nearby_resolver_job_clear_fetch (NearbyResolverJob *job)
   g_clear_error (&job->policy_error);
   g_clear_pointer (&job->parser, nearby_page_meta_parser_free);
   g_clear_pointer (&job->body, g_byte_array_unref);
+  job->body_read = 0;
   job->hops = 0;
   job->sniffed = FALSE;
 }
@@ -757,6 +758,7 @@ on_read (GObject      *source,
     }
 
   data = g_bytes_get_data (bytes, &len);
+  job->body_read += len;
   if (len == 0)
     {
       if (job->kind == NEARBY_RESOLVER_FETCH_PAGE && !job->sniffed)
@@ -809,6 +811,7 @@ on_read (GObject      *source,
   /* The parser caps what it takes, and says when it has seen enough. */
   if (!nearby_page_meta_parser_feed (job->parser, data, len))
     {
+      _nearby_resolver_job_drain (job);
       _nearby_resolver_job_fetch_done (job, NULL);
       return;
     }

@@ -88,6 +88,7 @@ struct _NearbyResolverJob
   NearbyPageMetaParser    *parser;
   GByteArray              *body;
   gsize                    body_cap;
+  guint64                  body_read;        /* bytes of the body read so far */
   gboolean                 sniffed;
 };
 
@@ -103,6 +104,9 @@ void      _nearby_resolver_job_fetch        (NearbyResolverJob        *job,
 void      _nearby_resolver_job_clear_fetch  (NearbyResolverJob        *job);
 void      _nearby_resolver_job_follow_refresh (NearbyResolverJob      *job,
                                                const char             *url);
+
+/* nearby-resolver-drain.c */
+void      _nearby_resolver_job_drain        (NearbyResolverJob        *job);
 
 /* nearby-resolver.c */
 gboolean  _nearby_resolver_job_is_cancelled (NearbyResolverJob        *job);
