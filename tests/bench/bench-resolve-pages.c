@@ -6,8 +6,9 @@
  *
  * Page mode (/bench/resolve-pages): BENCH_RESOLVE_CORPUS_PAGES (130) pages of real shapes,
  * 20 – 200 KiB each (bench-pages.c), and every page of tests/data/pages, served by
- * `python3 -m http.server` on 127.0.0.1 as in issue 14. A first `nearby resolve`, not measured,
- * says which requests Nearby makes; then BENCH_RESOLVE_ROUNDS (7) rounds of curl over those
+ * `python3 -m http.server` on 127.0.0.1 as in issue 14, or by nginx with
+ * BENCH_RESOLVE_SERVER=nginx. A first `nearby resolve`, not measured, says which requests Nearby
+ * makes; then BENCH_RESOLVE_ROUNDS (7) rounds of curl over those
  * requests (the floor, with the resolver's 2 connections to one host, and with 6),
  * `nearby resolve`, the resolver alone and libsoup alone; then once the peer, metascraper in
  * Node.js (bench_resolve_metascraper.mjs, 4 pages at a time, from BENCH_RESOLVE_METASCRAPER_DIR
@@ -19,6 +20,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
@@ -104,13 +106,14 @@ bench_resolve_soup_child (const char *urls_path)
 typedef struct {
   GSubprocess *process;
   char        *log_path;
+  const char  *name;      /* as printed */
   guint        port;
   gsize        log_seen;
 } PageServer;
 
 static void
-page_server_start (PageServer *server,
-                   const char *dir)
+page_server_start_python (PageServer *server,
+                          const char *dir)
 {
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr(GDataInputStream) out = NULL;
@@ -118,6 +121,7 @@ page_server_start (PageServer *server,
   g_autofree char *line = NULL;
   const char *port_text;
 
+  server->name = "python3 -m http.server";
   server->log_path = g_build_filename (dir, "server.log", NULL);
   g_subprocess_launcher_set_stderr_file_path (launcher, server->log_path);
   server->process = g_subprocess_launcher_spawn (launcher, &error, "/usr/bin/python3", "-u", "-m",
@@ -136,10 +140,99 @@ page_server_start (PageServer *server,
   g_assert_cmpuint (server->port, >, 0);
 }
 
+/* A port free a moment ago, for a server that cannot be told to pick one */
+static guint
+free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_nonnull (socket);
+  g_assert_true (g_socket_bind (socket, any, TRUE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+/* nginx, as a real site's server is: HTTP/1.1 with keep-alive, sendfile; one process, this
+ * program's child, running as its user.
+ * Its access log has the request line in quotes, as http.server's log does. */
+static void
+page_server_start_nginx (PageServer *server,
+                         const char *dir,
+                         const char *nginx)
+{
+  g_autofree char *conf_path = g_build_filename (dir, "nginx.conf", NULL);
+  g_autofree char *error_log = g_build_filename (dir, "nginx-error.log", NULL);
+  g_autofree char *conf = NULL;
+  g_autoptr(GError) error = NULL;
+
+  server->name = "nginx";
+  server->log_path = g_build_filename (dir, "server.log", NULL);
+  server->port = free_port ();
+  conf = g_strdup_printf ("master_process off;\n"
+                          "pid %s/nginx.pid;\n"
+                          "error_log %s;\n"
+                          "events { worker_connections 256; }\n"
+                          "http {\n"
+                          "  access_log %s;\n"
+                          "  types { text/html html; image/png png; application/json json; }\n"
+                          "  keepalive_timeout 30;\n"
+                          "  server { listen 127.0.0.1:%u; root %s; }\n"
+                          "}\n",
+                          dir, error_log,
+                          server->log_path, server->port, dir);
+  g_file_set_contents (conf_path, conf, -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (server->log_path, "", 0, &error);
+  g_assert_no_error (error);
+
+  server->process = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, nginx, "-e", error_log,
+                                      "-p", dir, "-c", conf_path, "-g", "daemon off;", NULL);
+  g_assert_no_error (error);
+
+  /* Listening once a connection is taken */
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(GSocketClient) client = g_socket_client_new ();
+      g_autoptr(GSocketConnection) connection =
+        g_socket_client_connect_to_host (client, "127.0.0.1", server->port, NULL, NULL);
+
+      if (connection != NULL)
+        return;
+      g_usleep (20 * 1000);
+    }
+  g_error ("nginx did not listen on port %u (see %s)", server->port, error_log);
+}
+
+/* BENCH_RESOLVE_SERVER=nginx serves the corpus with nginx instead, when it is installed. */
+static void
+page_server_start (PageServer *server,
+                   const char *dir)
+{
+  const char *which = g_getenv ("BENCH_RESOLVE_SERVER");
+  g_autofree char *nginx = g_find_program_in_path ("nginx");
+
+  if (nginx == NULL && g_file_test ("/usr/sbin/nginx", G_FILE_TEST_IS_EXECUTABLE))
+    nginx = g_strdup ("/usr/sbin/nginx");
+
+  if (g_strcmp0 (which, "nginx") == 0 && nginx != NULL)
+    page_server_start_nginx (server, dir, nginx);
+  else
+    {
+      if (g_strcmp0 (which, "nginx") == 0)
+        g_print ("nginx is not installed (apt install nginx-light): python3 -m http.server instead\n");
+      page_server_start_python (server, dir);
+    }
+}
+
 static void
 page_server_stop (PageServer *server)
 {
-  g_subprocess_force_exit (server->process);
+  g_subprocess_send_signal (server->process, SIGTERM);
   g_subprocess_wait (server->process, NULL, NULL);
   g_clear_object (&server->process);
   g_clear_pointer (&server->log_path, g_free);
@@ -644,8 +737,9 @@ bench_resolve_pages (gconstpointer self)
     }
 
   g_print ("\npages: %u pages (%u generated, %u from tests/data/pages), %.1f MB, on one host, "
-           "python3 -m http.server (%s build), %u rounds\n", pages->len, MIN (n_pages, pages->len),
-           pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, NEARBY_BUILDTYPE, rounds);
+           "%s (%s build), %u rounds\n", pages->len, MIN (n_pages, pages->len),
+           pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, server.name, NEARBY_BUILDTYPE,
+           rounds);
   g_print ("  load average (1 min): %.2f before, %.2f after\n", load_before, load_average ());
   g_print ("  %-36s %-16s %-16s %-16s %5s  %s\n", "min median max:", "wall (s)", "CPU (s)",
            "peak RSS (MB)", "reqs", "wall / floor's in its round");
