@@ -337,12 +337,17 @@ parse_converted (NearbyPageMetaParser *self,
 
       if (!terminate)
         len -= unfinished_tag_length (text, len);
+      /* Each part is searched once: the body tag only up to the next script or style. */
+      raw_text_at = _nearby_page_meta_find_raw_text_start (text, len, &kind);
       if (!self->body_tag_passed)
-        body_at = find_body_tag (text, len);
-      raw_text_at = _nearby_page_meta_find_raw_text_start (text, body_at >= 0 ? (gsize) body_at : len,
-                                                           &kind);
+        body_at = find_body_tag (text, raw_text_at >= 0 ? (gsize) raw_text_at : len);
 
-      if (raw_text_at >= 0)
+      if (body_at >= 0)
+        {
+          feed_parser (self, body_at);
+          self->body_tag_passed = TRUE;
+        }
+      else if (raw_text_at >= 0)
         {
           feed_parser (self, raw_text_at);
           if (opened_raw_text (self))
@@ -350,11 +355,6 @@ parse_converted (NearbyPageMetaParser *self,
               self->raw_text = kind;
               self->raw_text_state = 0;
             }
-        }
-      else if (body_at >= 0)
-        {
-          feed_parser (self, body_at);
-          self->body_tag_passed = TRUE;
         }
       else
         {

@@ -1,7 +1,7 @@
 /* nearby-resolver-drain.c: the rest of a page's body, read and thrown away
  *
  * The parser has what it needs once a page's head is read; the rest of the body is still read,
- * in the background, when it is short and comes at once. A connection whose response was read
+ * in the background, when it is short and comes at once, and the server keeps the connection. A connection whose response was read
  * to its end goes back to libsoup's pool, so the next request to the same host (the manifest,
  * the icons, the next object of the same site) needs no new TCP and TLS handshake, and the
  * server sees a response delivered rather than a connection reset. A longer rest, or one that
@@ -67,7 +67,7 @@ on_drained (GObject      *source,
 static void
 drain_next (Drain *drain)
 {
-  g_input_stream_skip_async (drain->stream, MIN (drain->left, DRAIN_CHUNK), G_PRIORITY_LOW,
+  g_input_stream_skip_async (drain->stream, MIN (drain->left, DRAIN_CHUNK), G_PRIORITY_DEFAULT,
                              drain->cancellable, on_drained, drain);
 }
 
@@ -80,6 +80,11 @@ _nearby_resolver_job_drain (NearbyResolverJob *job)
   Drain *drain;
 
   if (stream == NULL || g_input_stream_is_closed (stream) || g_input_stream_has_pending (stream))
+    return;
+
+  /* A connection the server closes after this response (HTTP/1.0, "Connection: close") is not
+   * worth its rest. */
+  if (!soup_message_is_keepalive (job->message))
     return;
 
   if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH)
