@@ -882,6 +882,29 @@ test_drip (void)
   g_assert_null (page->title);
 }
 
+/* Looks up @n pages at once, as the app does for the objects in sight, and waits for all: the
+ * path of page i is @prefix, then @word in every @every-th page, then i. */
+static void
+resolve_at_once (NearbyResolver  *resolver,
+                 const char      *prefix,
+                 const char      *word,
+                 guint            every,
+                 GAsyncResult   **results,
+                 guint            n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s%s%u", prefix, i % every ? "" : word, i);
+      g_autofree char *url = url_for (path);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, 0, NULL, on_resolved,
+                                     &results[i]);
+    }
+  for (guint i = 0; i < n; i++)
+    WAIT_UNTIL (results[i] != NULL);
+}
+
 /* Nearby stops reading a page after its head. With the app's 4 look-ups and libsoup's 2
  * connections per host, a connection left waiting for (or draining) the rest of a body would
  * hold every other look-up to that host back until the deadline: here the rest never comes, so
@@ -894,17 +917,7 @@ test_abandoned_bodies (void)
   GAsyncResult *results[12] = { NULL };
 
   fx.sent_behind_held = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/held/%s%u", i % 3 ? "" : "short-", i);
-      g_autofree char *url = url_for (path);
-
-      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
-                                     NEARBY_RESOLVE_FLAGS_REFRESH, 0, NULL, on_resolved,
-                                     &results[i]);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
-    WAIT_UNTIL (results[i] != NULL);
+  resolve_at_once (resolver, "/held/", "short-", 3, results, G_N_ELEMENTS (results));
 
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     {
@@ -955,18 +968,9 @@ test_rest_of_body (void)
       g_autoptr(NearbyResolver) resolver = make_resolver (4);
       g_autoptr(GHashTable) ports = g_hash_table_new (NULL, NULL);
       GAsyncResult *results[12] = { NULL };
+      g_autofree char *prefix = g_strdup_printf ("/rest/%s/", sizes[i]);
 
-      for (guint j = 0; j < G_N_ELEMENTS (results); j++)
-        {
-          g_autofree char *path = g_strdup_printf ("/rest/%s/%u", sizes[i], j);
-          g_autofree char *url = url_for (path);
-
-          nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
-                                         NEARBY_RESOLVE_FLAGS_REFRESH, 0, NULL, on_resolved,
-                                         &results[j]);
-        }
-      for (guint j = 0; j < G_N_ELEMENTS (results); j++)
-        WAIT_UNTIL (results[j] != NULL);
+      resolve_at_once (resolver, prefix, "", 1, results, G_N_ELEMENTS (results));
 
       for (guint j = 0; j < G_N_ELEMENTS (results); j++)
         {
