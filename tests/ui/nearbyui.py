@@ -388,7 +388,12 @@ class NearbyTestCase(unittest.TestCase):
 
     def wait_find(self, root=None, what=None, **kwargs):
         root = root or self.app
-        return wait_for(lambda: self.find(root, **kwargs), what=what or repr(kwargs))
+        try:
+            return wait_for(lambda: self.find(root, **kwargs), what=what or repr(kwargs))
+        except AssertionError as error:
+            # What the window showed when the wait gave up, for whoever reads the failure
+            path = self.screenshot(f'timed-out-{self.id()}')
+            raise AssertionError(f'{error}; the screen then: {path}') from None
 
     def current_page(self):
         """The title of what the content area shows (the window names it for screen readers)."""
