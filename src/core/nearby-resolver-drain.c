@@ -1,10 +1,11 @@
 /* nearby-resolver-drain.c: the rest of a page's body, read and thrown away
  *
  * The parser has what it needs once a page's head is read; the rest of the body is still read,
- * in the background, when it is short and comes at once, and the server keeps the connection. A connection whose response was read
- * to its end goes back to libsoup's pool, so the next request to the same host (the manifest,
- * the icons, the next object of the same site) needs no new TCP and TLS handshake, and the
- * server sees a response delivered rather than a connection reset. A longer rest, or one that
+ * in the background, when it is short and comes at once, and the server keeps the connection.
+ * A connection whose response was read to its end goes back to libsoup's pool, so the next
+ * request to the same host (the manifest, the icons, the next object of the same site) needs no
+ * new TCP and TLS handshake, and the server sees a response delivered rather than a connection
+ * reset. A longer rest, or one that
  * does not come within DRAIN_DEADLINE_MS, is cut off by closing the connection: a connection
  * kept waiting would hold the host's other look-ups back (two connections per host).
  *
