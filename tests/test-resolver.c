@@ -997,6 +997,228 @@ test_rest_of_body (void)
     }
 }
 
+/* A server of HTTP/1.0's kind, as python3 -m http.server and small embedded servers are: one
+ * request a connection, closed after the response. For each page it tells how the client left:
+ * after reading the response to its end (the server reads the end of the stream) or with bytes
+ * unread (the client's kernel answers with a reset, which such servers log as an error). */
+typedef struct {
+  GSocket    *listener;
+  GThread    *thread;
+  guint       port;
+  gboolean    stopping;
+  GMutex      lock;
+  GHashTable *endings;   /* path -> "read" or "reset" */
+} ClosingServer;
+
+static char *
+closing_server_read_path (GSocket *connection)
+{
+  char request[8192];
+  gsize len = 0;
+  g_auto(GStrv) words = NULL;
+
+  while (len < sizeof request - 1)
+    {
+      gssize got = g_socket_receive (connection, request + len, sizeof request - 1 - len, NULL, NULL);
+
+      if (got <= 0)
+        return NULL;
+      len += got;
+      request[len] = '\0';
+      if (strstr (request, "\r\n\r\n") != NULL)
+        break;
+    }
+  words = g_strsplit (request, " ", 3);
+
+  return g_strv_length (words) == 3 ? g_strdup (words[1]) : NULL;
+}
+
+static void
+closing_server_answer (ClosingServer *server,
+                       GSocket       *connection)
+{
+  g_autofree char *path = closing_server_read_path (connection);
+  g_autoptr(GString) response = g_string_new (NULL);
+  g_autoptr(GString) html = g_string_new (NULL);
+  const char *ending = "read";
+  gsize sent = 0;
+  char byte;
+
+  if (path == NULL)
+    return;
+
+  if (g_str_has_prefix (path, "/closing/"))
+    {
+      const char *name = path + strlen ("/closing/");
+      gsize rest = g_str_has_prefix (name, "short/") ? 48 * 1024 : 600 * 1024;
+
+      g_string_append_printf (html, "<html><head><title>Closing %s</title>"
+                              "<meta name=description content='One request, one connection'>"
+                              "</head><body><p>Text</p>", name);
+      for (gsize i = 0; i < rest / 16; i++)
+        g_string_append (html, "<p>Some text</p>");
+      g_string_append_printf (response, "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n"
+                              "Content-Length: %" G_GSIZE_FORMAT "\r\n\r\n%s", html->len, html->str);
+    }
+  else
+    {
+      g_string_append (response, "HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+    }
+
+  while (sent < response->len)
+    {
+      gssize n = g_socket_send (connection, response->str + sent, response->len - sent, NULL, NULL);
+
+      if (n <= 0)
+        {
+          ending = "reset";
+          break;
+        }
+      sent += n;
+    }
+  /* The response is whole: what the client does with the connection now shows whether it read
+   * all of it. */
+  g_socket_shutdown (connection, FALSE, TRUE, NULL);
+  if (g_socket_receive (connection, &byte, 1, NULL, NULL) != 0)
+    ending = "reset";
+
+  g_mutex_lock (&server->lock);
+  g_hash_table_replace (server->endings, g_steal_pointer (&path), (gpointer) ending);
+  g_mutex_unlock (&server->lock);
+}
+
+static const char *
+closing_server_ending (ClosingServer *server,
+                       const char    *path)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&server->lock);
+
+  return g_hash_table_lookup (server->endings, path);
+}
+
+static gpointer
+closing_server_run (gpointer user_data)
+{
+  ClosingServer *server = user_data;
+
+  while (TRUE)
+    {
+      g_autoptr(GSocket) connection = g_socket_accept (server->listener, NULL, NULL);
+
+      if (g_atomic_int_get (&server->stopping))
+        break;
+      if (connection == NULL)
+        continue;
+      /* A client that neither reads nor closes does not hold the test forever. */
+      g_socket_set_timeout (connection, 10);
+      closing_server_answer (server, connection);
+    }
+
+  return NULL;
+}
+
+static void
+closing_server_start (ClosingServer *server)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any_port = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  server->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                   G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (server->listener, any_port, TRUE, &error);
+  g_assert_no_error (error);
+  g_socket_listen (server->listener, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (server->listener, &error);
+  g_assert_no_error (error);
+  server->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_mutex_init (&server->lock);
+  server->endings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  server->thread = g_thread_new ("closing-server", closing_server_run, server);
+}
+
+static void
+closing_server_stop (ClosingServer *server)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) wake = NULL;
+
+  g_atomic_int_set (&server->stopping, TRUE);
+  wake = g_socket_client_connect_to_host (client, "127.0.0.1", server->port, NULL, NULL);
+  g_thread_join (server->thread);
+  g_clear_object (&server->listener);
+  g_hash_table_unref (server->endings);
+  g_mutex_clear (&server->lock);
+}
+
+static NearbyAddressClass
+closing_server_classifier (GInetSocketAddress *address,
+                           gpointer            user_data)
+{
+  ClosingServer *server = user_data;
+
+  if (g_inet_socket_address_get_port (address) == server->port)
+    return NEARBY_ADDRESS_PUBLIC;
+
+  return nearby_url_policy_classify_address (g_inet_socket_address_get_address (address));
+}
+
+/* A server that closes the connection after each response sees a page with a short rest read to
+ * its end, as curl or a browser would read it, rather than a reset in its log for every look-up;
+ * a long rest is still cut off. */
+static void
+test_rest_of_body_closed (void)
+{
+  const char *names[] = { "short/0", "short/1", "short/2", "short/3", "short/4", "short/5",
+                          "long/0", "long/1", "long/2" };
+  g_autoptr(NearbyResolver) resolver = make_resolver (4);
+  GAsyncResult *results[G_N_ELEMENTS (names)] = { NULL };
+  ClosingServer server = { NULL };
+  guint short_read = 0;
+
+  closing_server_start (&server);
+  nearby_resolver_set_address_classifier (resolver, closing_server_classifier, &server);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_strconcat ("/closing/", names[i], NULL);
+      g_autofree char *url = nearby_test_url (server.port, path);
+
+      nearby_resolver_resolve_async (resolver, url, NEARBY_URL_POLICY_EXPLICIT,
+                                     NEARBY_RESOLVE_FLAGS_REFRESH, 0, NULL, on_resolved,
+                                     &results[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    WAIT_UNTIL (results[i] != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(NearbyPage) page = nearby_resolver_resolve_finish (resolver, results[i], NULL);
+      g_autofree char *title = g_strconcat ("Closing ", names[i], NULL);
+      g_autofree char *path = g_strconcat ("/closing/", names[i], NULL);
+      const char *ending;
+
+      g_assert_no_error (page->error);
+      g_assert_cmpstr (page->title, ==, title);
+      g_object_unref (results[i]);
+
+      /* The server records the ending once the client has closed the connection. */
+      WAIT_UNTIL ((ending = closing_server_ending (&server, path)) != NULL);
+      g_test_message ("%s: %s", path, ending);
+      if (g_str_has_prefix (names[i], "short/"))
+        short_read += g_str_equal (ending, "read");
+      else
+        g_assert_cmpstr (ending, ==, "reset");
+    }
+
+  /* Room for a rest that a loaded machine took longer than the drain's deadline to read */
+  g_assert_cmpuint (short_read, >=, 5);
+
+  closing_server_stop (&server);
+}
+
 static void
 test_redirects (void)
 {
@@ -1893,6 +2115,7 @@ main (int   argc,
   g_test_add_func ("/resolver/drip", test_drip);
   g_test_add_func ("/resolver/abandoned-bodies", test_abandoned_bodies);
   g_test_add_func ("/resolver/rest-of-body", test_rest_of_body);
+  g_test_add_func ("/resolver/rest-of-body-closed", test_rest_of_body_closed);
   g_test_add_func ("/resolver/redirects", test_redirects);
   g_test_add_func ("/resolver/bad-redirects", test_bad_redirects);
   g_test_add_func ("/resolver/loopback-refused", test_loopback_refused);
