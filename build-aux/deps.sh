@@ -4,7 +4,7 @@ nearby_build_packages="
   meson ninja-build pkg-config gcc gettext
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev libsoup-3.0-dev
   libsqlite3-dev libxml2-dev libjson-glib-dev nettle-dev
-  libgdk-pixbuf-2.0-dev libsystemd-dev
+  libgdk-pixbuf-2.0-dev libpng-dev libsystemd-dev
   desktop-file-utils appstream glib-networking
   bash-completion
 "

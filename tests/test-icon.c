@@ -220,6 +220,80 @@ test_formats (void)
   }
 }
 
+static GdkPixbuf *
+load_png (GBytes *png)
+{
+  g_autoptr(GdkPixbufLoader) loader = gdk_pixbuf_loader_new_with_type ("png", NULL);
+
+  g_assert_true (gdk_pixbuf_loader_write_bytes (loader, png, NULL));
+  g_assert_true (gdk_pixbuf_loader_close (loader, NULL));
+
+  return g_object_ref (gdk_pixbuf_loader_get_pixbuf (loader));
+}
+
+static void
+assert_same_pixels (GdkPixbuf *expected,
+                    GdkPixbuf *shown)
+{
+  int width = gdk_pixbuf_get_width (expected);
+  int channels = gdk_pixbuf_get_n_channels (expected);
+
+  g_assert_cmpint (gdk_pixbuf_get_width (shown), ==, width);
+  g_assert_cmpint (gdk_pixbuf_get_height (shown), ==, gdk_pixbuf_get_height (expected));
+  g_assert_cmpint (gdk_pixbuf_get_n_channels (shown), ==, channels);
+  for (int y = 0; y < gdk_pixbuf_get_height (expected); y++)
+    {
+      const guint8 *a = gdk_pixbuf_read_pixels (expected) + y * gdk_pixbuf_get_rowstride (expected);
+      const guint8 *b = gdk_pixbuf_read_pixels (shown) + y * gdk_pixbuf_get_rowstride (shown);
+
+      g_assert_cmpmem (a, width * channels, b, width * channels);
+    }
+}
+
+/* The PNG the app keeps shows every pixel as served, alpha included: an icon with a gradient
+ * and see-through corners, and a JPEG (no alpha) as GdkPixbuf decodes it. */
+static void
+test_pixels_kept (void)
+{
+  g_autoptr(GdkPixbuf) drawn = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, 40, 24);
+  g_autoptr(GBytes) jpeg = nearby_test_make_image ("jpeg", 48, 48);
+  g_autoptr(GInputStream) jpeg_stream = g_memory_input_stream_new_from_bytes (jpeg);
+  g_autoptr(GdkPixbuf) jpeg_decoded = NULL;
+  g_autoptr(GdkPixbuf) shown = NULL;
+  g_autoptr(NearbyIcon) icon = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *served = NULL;
+  gsize served_len = 0;
+
+  for (int y = 0; y < 24; y++)
+    {
+      guint8 *row = gdk_pixbuf_get_pixels (drawn) + y * gdk_pixbuf_get_rowstride (drawn);
+
+      for (int x = 0; x < 40; x++)
+        {
+          row[4 * x] = x * 6;
+          row[4 * x + 1] = y * 10;
+          row[4 * x + 2] = (x * y) & 0xff;
+          row[4 * x + 3] = (x < 4 && y < 4) ? 0 : 128 + x;
+        }
+    }
+  g_assert_true (gdk_pixbuf_save_to_buffer (drawn, &served, &served_len, "png", &error, NULL));
+  icon = nearby_icon_decode ((const guint8 *) served, served_len, ROW_SIZE, &error);
+  g_assert_no_error (error);
+  shown = load_png (icon->png);
+  assert_same_pixels (drawn, shown);
+  g_clear_pointer (&icon, nearby_icon_free);
+  g_clear_object (&shown);
+
+  jpeg_decoded = gdk_pixbuf_new_from_stream (jpeg_stream, NULL, &error);
+  g_assert_no_error (error);
+  icon = decode (jpeg, &error);
+  g_assert_no_error (error);
+  shown = load_png (icon->png);
+  g_assert_false (gdk_pixbuf_get_has_alpha (shown));
+  assert_same_pixels (jpeg_decoded, shown);
+}
+
 /* A wide banner keeps its proportions. */
 static void
 test_scaling (void)
@@ -504,6 +578,7 @@ main (int   argc,
   g_test_add_func ("/icon/choose", test_choose);
   g_test_add_func ("/icon/candidates", test_candidates);
   g_test_add_func ("/icon/formats", test_formats);
+  g_test_add_func ("/icon/pixels-kept", test_pixels_kept);
   g_test_add_func ("/icon/scaling", test_scaling);
   g_test_add_func ("/icon/fixtures", test_fixtures);
   g_test_add_func ("/icon/refused", test_refused);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#include <png.h>
 
 #include "nearby-icon.h"
 #include "nearby-url-policy.h"
@@ -126,6 +127,98 @@ nearby_icon_candidates (NearbyPageMeta *meta,
   add_candidate (candidates, favicon);
 
   return candidates;
+}
+
+/* Encoding */
+
+static void
+on_png_write (png_structp  png,
+              png_bytep    data,
+              size_t       len)
+{
+  g_byte_array_append (png_get_io_ptr (png), data, len);
+}
+
+static void
+on_png_flush (png_structp png)
+{
+}
+
+static void
+on_png_error (png_structp     png,
+              png_const_charp message)
+{
+  g_debug ("Cannot encode an icon: %s", message);
+  png_longjmp (png, 1);
+}
+
+static void
+on_png_warning (png_structp     png,
+                png_const_charp message)
+{
+}
+
+static GBytes *
+encode_png_failed (png_structp  *png,
+                   png_infop    *info,
+                   GByteArray   *out,
+                   GError      **error)
+{
+  png_destroy_write_struct (png, info);
+  g_byte_array_unref (out);
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot encode the image"));
+
+  return NULL;
+}
+
+/* The icon as the app keeps it. Written with libpng rather than GdkPixbuf's saver, which lets
+ * libpng try every row filter and gives zlib its largest tables: for a 64 px icon that took
+ * three times as long, for a file no smaller (tests/bench/README.md, icon encoding). No filter
+ * and memLevel 5 suit a picture of a few kilobytes. */
+static GBytes *
+encode_png (GdkPixbuf  *pixbuf,
+            GError    **error)
+{
+  GByteArray *out = g_byte_array_sized_new (4096);
+  const guint8 *pixels = gdk_pixbuf_read_pixels (pixbuf);
+  int width = gdk_pixbuf_get_width (pixbuf);
+  int height = gdk_pixbuf_get_height (pixbuf);
+  int rowstride = gdk_pixbuf_get_rowstride (pixbuf);
+  gboolean alpha = gdk_pixbuf_get_has_alpha (pixbuf);
+  png_structp png;
+  png_infop info = NULL;
+  gsize len;
+  guint8 *data;
+
+  /* GdkPixbuf holds 8 bits a sample, RGB or RGBA, rows rowstride bytes apart. */
+  g_return_val_if_fail (gdk_pixbuf_get_bits_per_sample (pixbuf) == 8, NULL);
+  g_return_val_if_fail (gdk_pixbuf_get_n_channels (pixbuf) == (alpha ? 4 : 3), NULL);
+
+  png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, on_png_error, on_png_warning);
+  if (png == NULL || (info = png_create_info_struct (png)) == NULL)
+    return encode_png_failed (&png, &info, out, error);
+  /* Nothing below changes png, info or out: after a longjmp, they are as they were here. */
+  if (setjmp (png_jmpbuf (png)) != 0)
+    return encode_png_failed (&png, &info, out, error);
+
+  png_set_write_fn (png, out, on_png_write, on_png_flush);
+  png_set_IHDR (png, info, width, height, 8,
+                alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_filter (png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_compression_mem_level (png, 5);
+  png_write_info (png, info);
+  for (int y = 0; y < height; y++)
+    png_write_row (png, (png_const_bytep) (pixels + (gsize) y * rowstride));
+  png_write_end (png, info);
+  png_destroy_write_struct (&png, &info);
+
+  /* The icon is kept as long as its object: only its own bytes are. */
+  len = out->len;
+  data = g_byte_array_steal (out, NULL);
+  g_byte_array_unref (out);
+
+  return g_bytes_new_take (g_realloc (data, len), len);
 }
 
 /* Decoding */
@@ -352,13 +445,12 @@ nearby_icon_decode (const guint8  *data,
   NearbyIcon *icon;
   g_autoptr(GdkPixbufLoader) loader = NULL;
   g_autoptr(GdkPixbuf) scaled = NULL;
-  g_autofree char *png = NULL;
+  g_autoptr(GBytes) png = NULL;
   GdkPixbuf *pixbuf;
   const char *mime_type = NULL;
   const char *type;
   gboolean too_big = FALSE;
   gboolean ok;
-  gsize png_len = 0;
   int width;
   int height;
 
@@ -423,14 +515,17 @@ nearby_icon_decode (const guint8  *data,
       scaled = g_object_ref (pixbuf);
     }
 
-  if (scaled == NULL ||
-      !gdk_pixbuf_save_to_buffer (scaled, &png, &png_len, "png", error, NULL))
+  if (scaled == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot scale the image"));
+      return NULL;
+    }
+  png = encode_png (scaled, error);
+  if (png == NULL)
     return NULL;
 
   icon = g_new0 (NearbyIcon, 1);
-  /* The saver grows its buffer by doubling from 1 KiB; the icon is kept as long as its object,
-   * so only its own bytes are. */
-  icon->png = g_bytes_new_take (g_realloc (g_steal_pointer (&png), png_len), png_len);
+  icon->png = g_steal_pointer (&png);
   icon->mime_type = mime_type;
   icon->width = width;
   icon->height = height;
