@@ -106,6 +106,84 @@ assert_charset (const char *header_charset,
 /* Byte order mark, then the header, then a <meta> in the first KiB, then UTF-8 if the bytes
  * are valid, then windows-1252. */
 static void
+assert_validates_as_glib (const char *text,
+                          gsize       len)
+{
+  const char *glib_end = NULL;
+  const char *end = NULL;
+  gboolean glib_valid = g_utf8_validate_len (text, len, &glib_end);
+  gboolean valid = nearby_text_validate_utf8 (text, len, &end);
+
+  if (valid != glib_valid || end != glib_end)
+    {
+      g_autoptr(GString) hex = g_string_new (NULL);
+
+      for (gsize i = 0; i < len; i++)
+        g_string_append_printf (hex, "%02x ", (guint8) text[i]);
+      g_test_message ("%" G_GSIZE_FORMAT " bytes: %s", len, hex->str);
+    }
+  g_assert_cmpint (valid, ==, glib_valid);
+  g_assert_cmpint (end - text, ==, glib_end - text);
+}
+
+/* The page parser's UTF-8 check says what GLib's says, valid or not and where it stops: on the
+ * sequences that are not UTF-8 (overlong, surrogates, past U+10FFFF, cut short, NUL), placed
+ * at every offset around the 8-byte steps, and on random mixtures of them with ASCII. */
+static void
+test_validate_utf8 (void)
+{
+  const char *pieces[] = {
+    "a", "plain ASCII text", "\xc3\xa9", "\xe6\x9d\xb1", "\xf0\x9f\x9a\x8c", "\xef\xbb\xbf",
+    "\xc3", "\xe6\x9d", "\xf0\x9f\x9a", "\x80", "\xbf", "\xc0\xaf", "\xe0\x80\xaf",
+    "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xff", "\xfe", "\0",
+    "\x7f", "\x01",
+  };
+  GRand *rand = g_rand_new_with_seed (20261206);
+
+  assert_validates_as_glib ("", 0);
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      for (guint offset = 0; offset < 20; offset++)
+        {
+          g_autoptr(GString) text = g_string_new (NULL);
+          gsize piece_len = pieces[i][0] == '\0' ? 1 : strlen (pieces[i]);
+
+          for (guint j = 0; j < offset; j++)
+            g_string_append_c (text, 'x');
+          g_string_append_len (text, pieces[i], piece_len);
+          assert_validates_as_glib (text->str, text->len);
+          g_string_append (text, "after the piece, more than 8 bytes");
+          assert_validates_as_glib (text->str, text->len);
+        }
+    }
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      guint n = g_rand_int_range (rand, 0, 12);
+
+      for (guint j = 0; j < n; j++)
+        {
+          const char *piece = pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))];
+
+          /* Valid pieces more often than not, so that the text goes on past the first */
+          if (g_rand_int_range (rand, 0, 4) != 0)
+            piece = pieces[g_rand_int_range (rand, 0, 6)];
+          if (piece[0] == '\0')
+            g_string_append_c (text, '\0');
+          else
+            g_string_append (text, piece);
+        }
+      assert_validates_as_glib (text->str, text->len);
+      /* and cut at any byte */
+      if (text->len > 0)
+        assert_validates_as_glib (text->str, g_rand_int_range (rand, 0, text->len));
+    }
+
+  g_rand_free (rand);
+}
+
+static void
 test_sniff_charset (void)
 {
   g_autoptr(GString) late = g_string_new ("<html>");
@@ -172,6 +250,7 @@ main (int   argc,
   g_test_add_func ("/text/clean-hostile", test_clean_hostile);
   g_test_add_func ("/text/clean-limit", test_clean_limit);
   g_test_add_func ("/text/escape-for-terminal", test_escape_for_terminal);
+  g_test_add_func ("/text/validate-utf8", test_validate_utf8);
   g_test_add_func ("/text/sniff-charset", test_sniff_charset);
   g_test_add_func ("/text/charset-is-declared", test_charset_is_declared);
 

@@ -150,7 +150,7 @@ convert_utf8 (NearbyPageMetaParser *self,
       const char *valid_end = NULL;
       gunichar c;
 
-      if (g_utf8_validate_len ((const char *) p, end - p, &valid_end))
+      if (nearby_text_validate_utf8 ((const char *) p, end - p, &valid_end))
         {
           append_utf8_sanitized (self, (const char *) p, end - p);
           break;

@@ -18,6 +18,10 @@ char       *nearby_text_clean           (const char   *text,
 char       *nearby_text_clean_or_null   (const char   *text,
                                          gssize        len,
                                          guint         max_chars);
+/* As g_utf8_validate_len(), several times faster on text that is mostly ASCII. */
+gboolean    nearby_text_validate_utf8   (const char   *text,
+                                         gsize         len,
+                                         const char  **end);
 /* @text with what a terminal would obey (controls, ESC, bidi overrides) written as \u202e. */
 char       *nearby_text_escape_for_terminal (const char   *text);
 const char *nearby_text_sniff_charset   (const char   *header_charset,

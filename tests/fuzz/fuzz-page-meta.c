@@ -11,6 +11,7 @@
 
 #include "nearby-icon.h"
 #include "nearby-page-meta.h"
+#include "nearby-text.h"
 
 static const char * const header_charsets[] = {
   NULL, "utf-8", "iso-8859-1", "windows-1252", "koi8-r", "shift_jis", "utf-16", "bogus\"label",
@@ -26,9 +27,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   NearbyPageMeta *meta;
   size_t chunk;
   size_t offset;
+  const char *end = NULL;
+  const char *glib_end = NULL;
 
   if (size < 1)
     return 0;
+
+  /* The parser's UTF-8 check says what GLib's does, on any bytes. */
+  g_assert (nearby_text_validate_utf8 ((const char *) data, size, &end) ==
+            g_utf8_validate_len ((const char *) data, size, &glib_end));
+  g_assert (end == glib_end);
 
   chunk = 1 + (data[0] & 0x1f) * 37;
   parser = nearby_page_meta_parser_new ("https://fuzz.example/dir/page.html",
