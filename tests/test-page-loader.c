@@ -249,7 +249,7 @@ test_never_shows_only_the_cache (Fixture       *fixture,
   cached->title = g_strdup ("Remembered Kiosk");
   cached->fetched_at_us = g_get_real_time ();
   cached->expires_at_us = g_get_real_time () + (gint64) G_USEC_PER_SEC * 3600;
-  json = nearby_page_to_json (cached, FALSE);
+  json = nearby_page_to_json (cached);
   entry = nearby_cache_entry_new (json, NULL, NULL, cached->expires_at_us);
   nearby_test_cache_store (fixture->cache, fixture->url, entry);
 

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "nearby-page.h"
@@ -55,7 +56,7 @@ test_round_trip (void)
   g_autoptr(NearbyPage) page = full_page ();
   g_autoptr(NearbyPage) copy = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *json = nearby_page_to_json (page, TRUE);
+  g_autofree char *json = nearby_page_to_json (page);
   g_autofree char *json_again = NULL;
   NearbyRedirect *redirect;
   NearbyPageAction *action;
@@ -92,8 +93,51 @@ test_round_trip (void)
   g_assert_null (copy->error);
   g_assert_null (nearby_page_get_error_code (copy));
 
-  json_again = nearby_page_to_json (copy, TRUE);
+  json_again = nearby_page_to_json (copy);
   g_assert_cmpstr (json_again, ==, json);
+}
+
+/* nearby_page_to_json() writes JSON as RFC 8259 has it, which json-glib reads back to the same
+ * text: every control character escaped (json-glib 1.6's own writer leaves U+001F bare), quotes
+ * and backslashes, characters beyond ASCII as they are. */
+static void
+test_json_text (void)
+{
+  g_autoptr(NearbyPage) page = full_page ();
+  g_autoptr(NearbyPage) failed = nearby_page_new ("http://kiosk.example/\"quoted\"");
+  g_autoptr(GString) all_ascii = g_string_new ("controls:");
+  NearbyPage *pages[] = { page, failed };
+
+  for (guint c = 1; c < 0x80; c++)
+    g_string_append_c (all_ascii, c);
+  g_free (page->title);
+  page->title = g_strconcat (all_ascii->str, " \\ \" / \u2028 \u202e \U0001F68C é", NULL);
+  g_free (page->description);
+  page->description = g_strdup ("");
+  failed->error = g_error_new_literal (NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_NETWORK,
+                                       "Cannot connect:\n\t\"refused\"");
+
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *json = nearby_page_to_json (pages[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = json_from_string (json, &error);
+      g_autoptr(NearbyPage) copy = NULL;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (node);
+      for (const char *p = json; *p != '\0'; p++)
+        g_assert_true ((guchar) *p >= 0x20 && *p != 0x7f);
+
+      copy = nearby_page_new_from_json (json, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (copy->url, ==, pages[i]->url);
+      g_assert_cmpstr (copy->title, ==, pages[i]->title);
+      g_assert_cmpstr (copy->description, ==, pages[i]->description);
+      g_assert_cmpstr (nearby_page_get_error_code (copy), ==, nearby_page_get_error_code (pages[i]));
+      if (pages[i]->error != NULL)
+        g_assert_cmpstr (copy->error->message, ==, pages[i]->error->message);
+    }
 }
 
 /* A page that did not resolve keeps why, as the same error code. */
@@ -108,7 +152,7 @@ test_failure_round_trip (void)
   page->error = g_error_new_literal (NEARBY_RESOLVE_ERROR,
                                      NEARBY_RESOLVE_ERROR_NEEDS_CONFIRMATION,
                                      "The page is not encrypted (http)");
-  json = nearby_page_to_json (page, FALSE);
+  json = nearby_page_to_json (page);
   g_assert_nonnull (strstr (json, "\"error_code\":\"needs-confirmation\""));
 
   copy = nearby_page_new_from_json (json, NULL, &error);
@@ -200,6 +244,7 @@ main (int   argc,
 
   g_test_add_func ("/page/round-trip", test_round_trip);
   g_test_add_func ("/page/failure-round-trip", test_failure_round_trip);
+  g_test_add_func ("/page/json-text", test_json_text);
   g_test_add_func ("/page/not-a-page", test_not_a_page);
   g_test_add_func ("/page/damaged-members", test_damaged_members);
 

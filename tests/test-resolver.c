@@ -1671,7 +1671,7 @@ test_statuses (void)
   /* Not even text: the page still serialises as valid JSON */
   {
     g_autoptr(NearbyPage) garbage = resolve_explicit ("http://\xff\xfe/");
-    g_autofree char *json = nearby_page_to_json (garbage, FALSE);
+    g_autofree char *json = nearby_page_to_json (garbage);
 
     assert_error (garbage, NEARBY_RESOLVE_ERROR_INVALID_URL);
     g_assert_true (g_utf8_validate (json, -1, NULL));
@@ -1838,21 +1838,21 @@ test_json_round_trip (void)
   g_autoptr(NearbyPage) failed = resolve_explicit ("/loop");
   g_autoptr(NearbyPage) failed_copy = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *json = nearby_page_to_json (page, FALSE);
+  g_autofree char *json = nearby_page_to_json (page);
   g_autofree char *json_again = NULL;
-  g_autofree char *failed_json = nearby_page_to_json (failed, TRUE);
+  g_autofree char *failed_json = nearby_page_to_json (failed);
   g_autofree char *failed_again = NULL;
 
   copy = nearby_page_new_from_json (json, page->icon, &error);
   g_assert_no_error (error);
-  json_again = nearby_page_to_json (copy, FALSE);
+  json_again = nearby_page_to_json (copy);
   g_assert_cmpstr (json, ==, json_again);
   g_assert_true (copy->icon == page->icon);
 
   failed_copy = nearby_page_new_from_json (failed_json, NULL, &error);
   g_assert_no_error (error);
   g_assert_error (failed_copy->error, NEARBY_RESOLVE_ERROR, NEARBY_RESOLVE_ERROR_TOO_MANY_REDIRECTS);
-  failed_again = nearby_page_to_json (failed_copy, TRUE);
+  failed_again = nearby_page_to_json (failed_copy);
   g_assert_cmpstr (failed_json, ==, failed_again);
 
   g_assert_null (nearby_page_new_from_json ("[1]", NULL, &error));

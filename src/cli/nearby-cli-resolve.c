@@ -246,7 +246,7 @@ nearby_cli_resolve (int    argc,
 
       if (json)
         {
-          g_autofree char *json_text = nearby_page_to_json (page, FALSE);
+          g_autofree char *json_text = nearby_page_to_json (page);
           /* \u202e is the same JSON string as the character, which a terminal would obey. */
           g_autofree char *text = nearby_text_escape_for_terminal (json_text);
 

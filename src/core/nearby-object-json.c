@@ -110,7 +110,7 @@ nearby_object_to_json (NearbyObject *object,
   json_builder_set_member_name (builder, "page");
   if (nearby_object_get_page (object) != NULL)
     {
-      g_autofree char *page_json = nearby_page_to_json (nearby_object_get_page (object), FALSE);
+      g_autofree char *page_json = nearby_page_to_json (nearby_object_get_page (object));
       JsonNode *page_node = json_from_string (page_json, NULL);
 
       if (page_node != NULL)

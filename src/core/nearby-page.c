@@ -103,93 +103,92 @@ nearby_page_get_error_code (NearbyPage *page)
 }
 
 char *
-nearby_page_to_json (NearbyPage *page,
-                     gboolean    pretty)
+nearby_page_to_json (NearbyPage *page)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
-  g_autoptr(JsonNode) root = NULL;
+  GString *out;
+  NearbyJsonWriter writer;
 
   g_return_val_if_fail (page != NULL, NULL);
 
-  json_builder_begin_object (builder);
-  nearby_json_add_string_member (builder, "url", page->url);
-  nearby_json_add_string_member (builder, "final_url", page->final_url);
-  json_builder_set_member_name (builder, "status");
-  json_builder_add_int_value (builder, page->status);
+  out = g_string_sized_new (1024);
+  nearby_json_writer_init (&writer, out);
+  nearby_json_writer_begin_object (&writer);
+  nearby_json_writer_string_member (&writer, "url", page->url);
+  nearby_json_writer_string_member (&writer, "final_url", page->final_url);
+  nearby_json_writer_name (&writer, "status");
+  nearby_json_writer_int (&writer, page->status);
 
-  json_builder_set_member_name (builder, "redirects");
-  json_builder_begin_array (builder);
+  nearby_json_writer_name (&writer, "redirects");
+  nearby_json_writer_begin_array (&writer);
   for (guint i = 0; i < page->redirects->len; i++)
     {
       NearbyRedirect *redirect = g_ptr_array_index (page->redirects, i);
 
-      json_builder_begin_object (builder);
-      nearby_json_add_string_member (builder, "url", redirect->url);
-      json_builder_set_member_name (builder, "status");
-      json_builder_add_int_value (builder, redirect->status);
-      json_builder_end_object (builder);
+      nearby_json_writer_begin_object (&writer);
+      nearby_json_writer_string_member (&writer, "url", redirect->url);
+      nearby_json_writer_name (&writer, "status");
+      nearby_json_writer_int (&writer, redirect->status);
+      nearby_json_writer_end_object (&writer);
     }
-  json_builder_end_array (builder);
+  nearby_json_writer_end_array (&writer);
 
-  nearby_json_add_string_member (builder, "title", page->title);
-  nearby_json_add_string_member (builder, "description", page->description);
-  nearby_json_add_string_member (builder, "canonical_url", page->canonical_url);
-  nearby_json_add_string_member (builder, "manifest_url", page->manifest_url);
-  nearby_json_add_string_member (builder, "manifest_name", page->manifest_name);
-  nearby_json_add_string_member (builder, "icon_url", page->icon_url);
+  nearby_json_writer_string_member (&writer, "title", page->title);
+  nearby_json_writer_string_member (&writer, "description", page->description);
+  nearby_json_writer_string_member (&writer, "canonical_url", page->canonical_url);
+  nearby_json_writer_string_member (&writer, "manifest_url", page->manifest_url);
+  nearby_json_writer_string_member (&writer, "manifest_name", page->manifest_name);
+  nearby_json_writer_string_member (&writer, "icon_url", page->icon_url);
 
-  json_builder_set_member_name (builder, "icon");
+  nearby_json_writer_name (&writer, "icon");
   if (page->icon_type != NULL)
     {
-      json_builder_begin_object (builder);
-      nearby_json_add_string_member (builder, "type", page->icon_type);
-      json_builder_set_member_name (builder, "width");
-      json_builder_add_int_value (builder, page->icon_width);
-      json_builder_set_member_name (builder, "height");
-      json_builder_add_int_value (builder, page->icon_height);
-      json_builder_end_object (builder);
+      nearby_json_writer_begin_object (&writer);
+      nearby_json_writer_string_member (&writer, "type", page->icon_type);
+      nearby_json_writer_name (&writer, "width");
+      nearby_json_writer_int (&writer, page->icon_width);
+      nearby_json_writer_name (&writer, "height");
+      nearby_json_writer_int (&writer, page->icon_height);
+      nearby_json_writer_end_object (&writer);
     }
   else
     {
-      json_builder_add_null_value (builder);
+      nearby_json_writer_null (&writer);
     }
 
-  json_builder_set_member_name (builder, "actions");
-  json_builder_begin_array (builder);
+  nearby_json_writer_name (&writer, "actions");
+  nearby_json_writer_begin_array (&writer);
   for (guint i = 0; i < page->actions->len; i++)
     {
       NearbyPageAction *action = g_ptr_array_index (page->actions, i);
 
-      json_builder_begin_object (builder);
-      nearby_json_add_string_member (builder, "title", action->title);
-      nearby_json_add_string_member (builder, "url", action->url);
-      json_builder_end_object (builder);
+      nearby_json_writer_begin_object (&writer);
+      nearby_json_writer_string_member (&writer, "title", action->title);
+      nearby_json_writer_string_member (&writer, "url", action->url);
+      nearby_json_writer_end_object (&writer);
     }
-  json_builder_end_array (builder);
+  nearby_json_writer_end_array (&writer);
 
-  json_builder_set_member_name (builder, "timings");
-  json_builder_begin_object (builder);
+  nearby_json_writer_name (&writer, "timings");
+  nearby_json_writer_begin_object (&writer);
   /* Whole milliseconds: more digits would only be noise. */
-  json_builder_set_member_name (builder, "headers_ms");
-  json_builder_add_int_value (builder, (page->headers_us + 500) / 1000);
-  json_builder_set_member_name (builder, "total_ms");
-  json_builder_add_int_value (builder, (page->total_us + 500) / 1000);
-  json_builder_end_object (builder);
+  nearby_json_writer_name (&writer, "headers_ms");
+  nearby_json_writer_int (&writer, (page->headers_us + 500) / 1000);
+  nearby_json_writer_name (&writer, "total_ms");
+  nearby_json_writer_int (&writer, (page->total_us + 500) / 1000);
+  nearby_json_writer_end_object (&writer);
 
-  json_builder_set_member_name (builder, "fetched_at_us");
-  json_builder_add_int_value (builder, page->fetched_at_us);
-  json_builder_set_member_name (builder, "expires_at_us");
-  json_builder_add_int_value (builder, page->expires_at_us);
-  json_builder_set_member_name (builder, "from_cache");
-  json_builder_add_boolean_value (builder, page->from_cache);
+  nearby_json_writer_name (&writer, "fetched_at_us");
+  nearby_json_writer_int (&writer, page->fetched_at_us);
+  nearby_json_writer_name (&writer, "expires_at_us");
+  nearby_json_writer_int (&writer, page->expires_at_us);
+  nearby_json_writer_name (&writer, "from_cache");
+  nearby_json_writer_boolean (&writer, page->from_cache);
 
-  nearby_json_add_string_member (builder, "error", page->error ? page->error->message : NULL);
-  nearby_json_add_string_member (builder, "error_code", nearby_page_get_error_code (page));
-  json_builder_end_object (builder);
+  nearby_json_writer_string_member (&writer, "error", page->error ? page->error->message : NULL);
+  nearby_json_writer_string_member (&writer, "error_code", nearby_page_get_error_code (page));
+  nearby_json_writer_end_object (&writer);
 
-  root = json_builder_get_root (builder);
-
-  return json_to_string (root, pretty);
+  return g_string_free (out, FALSE);
 }
 
 static char *

@@ -52,8 +52,7 @@ void        nearby_page_add_redirect   (NearbyPage  *page,
                                         const char  *url,
                                         guint        status);
 const char *nearby_page_get_error_code (NearbyPage  *page);
-char       *nearby_page_to_json        (NearbyPage  *page,
-                                        gboolean     pretty);
+char       *nearby_page_to_json        (NearbyPage  *page);
 NearbyPage *nearby_page_new_from_json  (const char  *json,
                                         GBytes      *icon,
                                         GError     **error);

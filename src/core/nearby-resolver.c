@@ -243,7 +243,7 @@ job_store_in_cache (NearbyResolverJob *job)
   if (job->self->cache == NULL || job->page->error != NULL)
     return;
 
-  json = nearby_page_to_json (job->page, FALSE);
+  json = nearby_page_to_json (job->page);
   entry = nearby_cache_entry_new (json, job->page->icon, job->page->icon ? "image/png" : NULL,
                                   job->page->expires_at_us);
   nearby_page_cache_store_async (job->self->cache, job->url, entry, NULL, on_cache_stored, NULL);
