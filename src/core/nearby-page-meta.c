@@ -279,10 +279,10 @@ unfinished_tag_length (const char *text,
 
 static void
 feed_parser (NearbyPageMetaParser *self,
+             const char           *text,
              gsize                 len)
 {
-  htmlParseChunk (self->context, self->converted->str, (int) len, 0);
-  g_string_erase (self->converted, 0, len);
+  htmlParseChunk (self->context, text, (int) len, 0);
 }
 
 /* Has libxml2 taken everything it was given, having just opened a <script> or a <style>? Then
@@ -306,13 +306,17 @@ static void
 parse_converted (NearbyPageMetaParser *self,
                  gboolean              terminate)
 {
+  /* What is taken is dropped from the front of the text once, at the end: dropped part by
+   * part, the rest of a chunk was moved again for every script in it. */
+  gsize taken = 0;
+
   if (self->context == NULL || self->not_utf8)
     return;
 
   while (!self->done)
     {
-      const char *text = self->converted->str;
-      gsize len = self->converted->len;
+      const char *text = self->converted->str + taken;
+      gsize len = self->converted->len - taken;
       NearbyPageMetaRawText kind = NEARBY_PAGE_META_RAW_TEXT_NONE;
       gssize body_at = -1;
       gssize raw_text_at;
@@ -327,10 +331,10 @@ parse_converted (NearbyPageMetaParser *self,
           if (end_tag_at < 0)
             {
               /* An element never ended: the rest of the page is its content. */
-              g_string_erase (self->converted, 0, terminate ? len : consumed);
+              taken += terminate ? len : consumed;
               break;
             }
-          g_string_erase (self->converted, 0, end_tag_at);
+          taken += end_tag_at;
           self->raw_text = NEARBY_PAGE_META_RAW_TEXT_NONE;
           continue;
         }
@@ -344,12 +348,14 @@ parse_converted (NearbyPageMetaParser *self,
 
       if (body_at >= 0)
         {
-          feed_parser (self, body_at);
+          feed_parser (self, text, body_at);
+          taken += body_at;
           self->body_tag_passed = TRUE;
         }
       else if (raw_text_at >= 0)
         {
-          feed_parser (self, raw_text_at);
+          feed_parser (self, text, raw_text_at);
+          taken += raw_text_at;
           if (opened_raw_text (self))
             {
               self->raw_text = kind;
@@ -359,10 +365,12 @@ parse_converted (NearbyPageMetaParser *self,
       else
         {
           if (len > 0)
-            feed_parser (self, len);
+            feed_parser (self, text, len);
+          taken += len;
           break;
         }
     }
+  g_string_erase (self->converted, 0, taken);
 
   if (terminate && !self->done)
     htmlParseChunk (self->context, NULL, 0, 1);

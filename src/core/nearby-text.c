@@ -236,14 +236,18 @@ static const char *
 prescan_meta_charset (const guint8 *data,
                       gsize         len)
 {
-  g_autofree char *lower = NULL;
+  char lower[NEARBY_TEXT_PRESCAN_BYTES + 1];
   const char *p;
   const char *end;
+  gsize n = 0;
 
+  /* Lowered by hand up to the first NUL byte: g_ascii_strdown() calls a function a byte, and
+   * this runs for every chunk until the encoding is known. */
   len = MIN (len, NEARBY_TEXT_PRESCAN_BYTES);
-  lower = g_ascii_strdown ((const char *) data, len);
-  /* g_ascii_strdown stops at NUL bytes: only look at what it copied. */
-  end = lower + strlen (lower);
+  for (; n < len && data[n] != '\0'; n++)
+    lower[n] = (data[n] >= 'A' && data[n] <= 'Z') ? data[n] + ('a' - 'A') : data[n];
+  lower[n] = '\0';
+  end = lower + n;
   p = lower;
 
   while ((p = strstr (p, "<meta")) != NULL)
