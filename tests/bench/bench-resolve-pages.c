@@ -273,6 +273,48 @@ page_server_take_requests (PageServer *server)
   return paths->len;
 }
 
+/* The CPU time the server's process has used, its threads' included (/proc/PID/stat, in clock
+ * ticks: 10 ms here), or 0 where that cannot be read. */
+static double
+page_server_cpu_seconds (PageServer *server)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *stat = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+
+  if (server->process == NULL || g_subprocess_get_identifier (server->process) == NULL)
+    return 0;
+  path = g_strdup_printf ("/proc/%s/stat", g_subprocess_get_identifier (server->process));
+  if (!g_file_get_contents (path, &stat, NULL, NULL) ||
+      (after_name = strrchr (stat, ')')) == NULL)
+    return 0;
+  /* After "pid (name)": state is field 3, utime 14 and stime 15. */
+  fields = g_strsplit (after_name + 2, " ", 14);
+  if (g_strv_length (fields) < 14)
+    return 0;
+
+  return (g_ascii_strtod (fields[11], NULL) + g_ascii_strtod (fields[12], NULL)) /
+         sysconf (_SC_CLK_TCK);
+}
+
+/* One program's pass over the corpus: the requests the server logged for it, and the CPU time
+ * the server spent on them, which a client's own CPU time takes from on two cores. */
+static void
+page_server_run (PageServer  *server,
+                 const char **argv,
+                 char       **envp,
+                 Run         *run)
+{
+  double server_cpu;
+
+  page_server_take_requests (server);
+  server_cpu = page_server_cpu_seconds (server);
+  run_child_with_env (NULL, argv, envp, run);
+  run->requests = page_server_take_requests (server);
+  run->server_cpu_seconds = page_server_cpu_seconds (server) - server_cpu;
+}
+
 static char *
 corpus_url (PageServer *server,
             const char *path)
@@ -309,9 +351,7 @@ measure_curl_pages (PageServer *server,
   g_assert_no_error (error);
   argv[G_N_ELEMENTS (argv) - 2] = config_path;
 
-  page_server_take_requests (server);
-  run_child (NULL, argv, run);
-  run->requests = page_server_take_requests (server);
+  page_server_run (server, argv, NULL, run);
   g_unlink (config_path);
 }
 
@@ -334,9 +374,7 @@ measure_cli_pages (PageServer *server,
   g_ptr_array_add (argv, NULL);
 
   /* Its own history: the run writes every page to the cache, as the CLI does. */
-  page_server_take_requests (server);
-  run_child_with_env (NULL, (const char **) argv->pdata, envp, run);
-  run->requests = page_server_take_requests (server);
+  page_server_run (server, (const char **) argv->pdata, envp, run);
 }
 
 /* A temporary file of the URLs of @paths, one a line, for a child to read. */
@@ -375,9 +413,7 @@ measure_with_urls (PageServer  *server,
   g_autofree char *urls_path = write_urls (server, paths);
 
   argv[urls_slot] = urls_path;
-  page_server_take_requests (server);
-  run_child (NULL, argv, run);
-  run->requests = page_server_take_requests (server);
+  page_server_run (server, argv, NULL, run);
   g_unlink (urls_path);
 }
 
@@ -541,6 +577,7 @@ typedef struct {
   GArray     *wall;
   GArray     *cpu;
   GArray     *rss_mb;
+  GArray     *server_cpu;
   GArray     *ratio;
   guint       requests;
   char       *output;   /* the last run's */
@@ -554,6 +591,7 @@ series_init (Series     *series,
   series->wall = g_array_new (FALSE, FALSE, sizeof (double));
   series->cpu = g_array_new (FALSE, FALSE, sizeof (double));
   series->rss_mb = g_array_new (FALSE, FALSE, sizeof (double));
+  series->server_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   series->ratio = g_array_new (FALSE, FALSE, sizeof (double));
 }
 
@@ -568,6 +606,7 @@ series_add (Series    *series,
   g_array_append_val (series->wall, run->wall_seconds);
   g_array_append_val (series->cpu, run->cpu_seconds);
   g_array_append_val (series->rss_mb, rss_mb);
+  g_array_append_val (series->server_cpu, run->server_cpu_seconds);
   g_array_append_val (series->ratio, ratio);
   series->requests = run->requests;
   g_free (series->output);
@@ -580,6 +619,7 @@ series_clear (Series *series)
   g_clear_pointer (&series->wall, g_array_unref);
   g_clear_pointer (&series->cpu, g_array_unref);
   g_clear_pointer (&series->rss_mb, g_array_unref);
+  g_clear_pointer (&series->server_cpu, g_array_unref);
   g_clear_pointer (&series->ratio, g_array_unref);
   g_clear_pointer (&series->output, g_free);
 }
@@ -605,9 +645,10 @@ print_series (Series *series)
   g_autofree char *wall = spread (series->wall, 2);
   g_autofree char *cpu = spread (series->cpu, 2);
   g_autofree char *rss = spread (series->rss_mb, 1);
+  g_autofree char *server_cpu = spread (series->server_cpu, 2);
   g_autofree char *ratio = spread (series->ratio, 2);
 
-  g_print ("  %-36s %-16s %-16s %-16s %5u  %s\n", series->name, wall, cpu, rss,
+  g_print ("  %-36s %-16s %-16s %-16s %-16s %5u  %s\n", series->name, wall, cpu, rss, server_cpu,
            series->requests, ratio);
 }
 
@@ -741,8 +782,8 @@ bench_resolve_pages (gconstpointer self)
            pages->len - MIN (n_pages, pages->len), bytes / 1048576.0, server.name, NEARBY_BUILDTYPE,
            rounds);
   g_print ("  load average (1 min): %.2f before, %.2f after\n", load_before, load_average ());
-  g_print ("  %-36s %-16s %-16s %-16s %5s  %s\n", "min median max:", "wall (s)", "CPU (s)",
-           "peak RSS (MB)", "reqs", "wall / floor's in its round");
+  g_print ("  %-36s %-16s %-16s %-16s %-16s %5s  %s\n", "min median max:", "wall (s)", "CPU (s)",
+           "peak RSS (MB)", "server CPU (s)", "reqs", "wall / floor's in its round");
   print_series (&floor_series);
   print_series (&wide_series);
   print_series (&cli_series);

@@ -27,6 +27,7 @@ typedef struct {
   long        max_rss_kb;
   guint       requests;
   guint       max_in_progress;
+  double      server_cpu_seconds;  /* what the run cost the server, where it is measured */
   char       *output;
 } Run;
 
