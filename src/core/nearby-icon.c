@@ -179,7 +179,7 @@ static GBytes *
 encode_png (GdkPixbuf  *pixbuf,
             GError    **error)
 {
-  GByteArray *out = g_byte_array_sized_new (4096);
+  GByteArray *out;
   const guint8 *pixels = gdk_pixbuf_read_pixels (pixbuf);
   int width = gdk_pixbuf_get_width (pixbuf);
   int height = gdk_pixbuf_get_height (pixbuf);
@@ -194,6 +194,7 @@ encode_png (GdkPixbuf  *pixbuf,
   g_return_val_if_fail (gdk_pixbuf_get_bits_per_sample (pixbuf) == 8, NULL);
   g_return_val_if_fail (gdk_pixbuf_get_n_channels (pixbuf) == (alpha ? 4 : 3), NULL);
 
+  out = g_byte_array_sized_new (4096);
   png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, on_png_error, on_png_warning);
   if (png == NULL || (info = png_create_info_struct (png)) == NULL)
     return encode_png_failed (&png, &info, out, error);
