@@ -1027,6 +1027,9 @@ any_object_stale (NearbyObjectList *list)
   return FALSE;
 }
 
+/* The stale time the test gives the list (2 s) less the hold it makes (0.6 of it), less room */
+#define HOLD_STEADY_MARGIN_US (600 * G_TIME_SPAN_MILLISECOND)
+
 /* Still beacons with hold-steady on, as the app scans: a few sightings where each advert was one
  * before, yet a held beacon stays fresh in a list with a short stale time; off again, every
  * advert is a sighting. A beacon that comes more than 3 dB nearer or goes more than 3 dB
@@ -1042,7 +1045,7 @@ test_hold_steady (Fixture       *f,
   g_autoptr(GVariant) ticks = NULL;
   g_autofree char *path = NULL;
   guint subscription, n_sent = 0, n_near, stale_checks = 0;
-  gint64 settled, first_us;
+  gint64 settled, first_us, last_check_us, longest_pause_us = 0;
 
   start_scanning (f);
   g_assert_false (nearby_scanner_get_hold_steady (f->scanner));
@@ -1070,17 +1073,35 @@ test_hold_steady (Fixture       *f,
   ticks = bluez_mock_call (&f->mock, "/", BLUEZ_MOCK_IFACE, "HoldRssi",
                            g_variant_new ("(suun)", "hci0", 10, 8000, (gint16) -60), "(u)");
   settled = g_get_monotonic_time () + 3500 * G_TIME_SPAN_MILLISECOND;
+  last_check_us = g_get_monotonic_time ();
   while (n_sent == 0)
     {
+      gint64 now_us;
+
       nearby_test_run_for_ms (50);
+      now_us = g_get_monotonic_time ();
+      /* A main loop that stood still longer than a held row's margin before it fades (its stale
+       * time less the hold) times the machine, not the hold: a row may fade then in the app too.
+       * Seen once, under the sanitizers with another test beside: 3 s. */
+      longest_pause_us = MAX (longest_pause_us, now_us - last_check_us);
+      last_check_us = now_us;
+      if (longest_pause_us > HOLD_STEADY_MARGIN_US)
+        continue;
       g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, n_beacons);
       g_assert_false (any_object_stale (list));
       stale_checks++;
-      if (settled != 0 && g_get_monotonic_time () >= settled)
+      if (settled != 0 && now_us >= settled)
         {
           f->n_sightings = 0;
           settled = 0;
         }
+    }
+  if (longest_pause_us > HOLD_STEADY_MARGIN_US)
+    {
+      g_test_incomplete_printf ("the test's main loop stood still for %" G_GINT64_FORMAT " ms: "
+                                "the hold could not be timed", longest_pause_us / 1000);
+      g_dbus_connection_signal_unsubscribe (f->mock.bus, subscription);
+      return;
     }
   /* What the signal reader left unread while all it read was held: a hold at most. */
   nearby_test_run_for_ms (1500);
