@@ -18,7 +18,7 @@ void nearby_json_add_string_member (JsonBuilder *builder,
 /* A JSON text written straight into a string, for the records written for every page looked up
  * (the cache, `nearby resolve --json`): json-glib's builder first makes a tree of nodes,
  * objects and hash tables, then walks it, for 120 000 instructions a page. The text is compact,
- * as json-glib writes it. Names are written as given: they are ours. */
+ * as json-glib writes it; names are escaped as values are. */
 typedef struct {
   GString  *out;
   guint     depth;
