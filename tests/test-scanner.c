@@ -1082,7 +1082,7 @@ test_hold_steady (Fixture       *f,
       now_us = g_get_monotonic_time ();
       /* A main loop that stood still longer than a held row's margin before it fades (its stale
        * time less the hold) times the machine, not the hold: a row may fade then in the app too.
-       * Seen once, under the sanitizers with another test beside: 3 s. */
+       * Seen once, under the sanitizers with another test beside: for seconds. */
       longest_pause_us = MAX (longest_pause_us, now_us - last_check_us);
       last_check_us = now_us;
       if (longest_pause_us > HOLD_STEADY_MARGIN_US)
